@@ -1,0 +1,185 @@
+# tally - build, run and test.
+#
+#   make            build/tally.elf (QEMU -kernel, multiboot1)
+#   make iso        build/tally.iso (GRUB, multiboot2, BIOS and UEFI)
+#   make run        boot the fork-bomb demonstration in QEMU on this terminal
+#   make shell      boot straight to the prompt
+#   make test       every test; ends with "N passed, N failed"
+#   make bench      benchmarks (section 9 of the spec)
+#   make deps       install the Debian packages the other targets need
+#
+# Variables: CPUS (QEMU -smp, default 2), MEM (default 512M),
+# ACCEL=tcg to force software emulation, KMEM=0 to compile kmem accounting
+# out (the analogue of CONFIG_MEMCG_KMEM=n).
+
+VERSION := 0.1
+CPUS ?= 2
+MEM ?= 512M
+ACCEL ?= auto
+KMEM ?= 1
+
+BUILD := build
+CC := gcc
+LD := ld
+HOST_CC ?= gcc
+FUZZ_CC ?= clang
+
+ifeq ($(KMEM),0)
+OBJ := $(BUILD)/obj-nokmem
+ELF := $(BUILD)/tally-nokmem.elf
+else
+OBJ := $(BUILD)/obj
+ELF := $(BUILD)/tally.elf
+endif
+
+# --- newlib, built once from Debian's newlib-source -------------------------
+NEWLIB_TAR := $(firstword $(wildcard /usr/src/newlib/newlib-*.tar.xz))
+NEWLIB := $(BUILD)/newlib
+NEWLIB_INST := $(NEWLIB)/inst/x86_64-elf
+LIBC := $(NEWLIB_INST)/lib/libc.a
+NEWLIB_CFLAGS := -O2 -g -ffreestanding -mno-red-zone -mcmodel=kernel \
+	-fno-pic -fno-pie -fno-stack-protector -fno-builtin
+
+# --- the kernel -------------------------------------------------------------
+KERNEL_CFLAGS := -std=gnu11 -O2 -g -ffreestanding -mno-red-zone \
+	-mcmodel=kernel -fno-pic -fno-pie -fno-stack-protector \
+	-fno-omit-frame-pointer -mno-sse -mno-sse2 -mno-mmx -mno-avx \
+	-fno-strict-aliasing -fno-common \
+	-Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
+	-DTALLY_KERNEL -DTALLY_VERSION='"$(VERSION)"' \
+	-I. -isystem $(NEWLIB_INST)/include
+ifneq ($(KMEM),0)
+KERNEL_CFLAGS += -DCONFIG_MEMCG_KMEM
+endif
+KERNEL_ASFLAGS := -I. -DTALLY_KERNEL -D__ASSEMBLY__
+
+KERNEL_C := $(wildcard arch/x86_64/*.c kernel/*.c mm/*.c)
+KERNEL_S := $(wildcard boot/*.S arch/x86_64/*.S)
+KERNEL_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(KERNEL_C)) \
+	$(patsubst %.S,$(OBJ)/%.o,$(KERNEL_S))
+
+# --- host builds of mm/ and the pure logic of kernel/ ------------------------
+# These kernel/ files are pure logic and compile for the host too.
+HOST_KERNEL_SRCS := $(filter $(wildcard kernel/*.c), \
+	kernel/ctlfs.c kernel/memparse.c kernel/shell.c kernel/errno_name.c \
+	kernel/runqueue.c kernel/static_key_table.c)
+HOST_SRCS := $(wildcard mm/*.c) $(HOST_KERNEL_SRCS) $(wildcard tests/unit/host_*.c)
+HOST_CFLAGS := -std=gnu11 -g -O1 -I. -DTALLY_HOST -DCONFIG_MEMCG_KMEM \
+	-Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
+	-fsanitize=address,undefined -fno-omit-frame-pointer -pthread
+UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/host/%,$(wildcard tests/unit/test_*.c))
+FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_SECONDS ?= 10
+
+# --- QEMU -------------------------------------------------------------------
+ifeq ($(ACCEL),tcg)
+QEMU_ACCEL := -accel tcg
+else
+QEMU_ACCEL := -accel kvm -accel tcg
+endif
+QEMU := qemu-system-x86_64 $(QEMU_ACCEL) -smp $(CPUS) -m $(MEM) \
+	-no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04
+OVMF_CODE := /usr/share/OVMF/OVMF_CODE.fd
+export QEMU_ACCEL
+
+.PHONY: all iso run run-iso shell test unit fuzz bench deps clean gdb lint
+all: $(ELF)
+
+# The tools each target needs; a missing one runs `make deps` first.
+need = @for t in $(1); do command -v $$t >/dev/null 2>&1 || { \
+	echo "make: $$t is missing: running make deps"; $(MAKE) deps || exit 1; \
+	break; }; done
+
+DEBIAN_PACKAGES := gcc make binutils qemu-system-x86 grub-pc-bin \
+	grub-efi-amd64-bin grub-common xorriso mtools ovmf newlib-source \
+	libcmocka-dev clang perl gnuplot-nox xz-utils
+deps:
+	@if [ "$$(id -u)" != 0 ]; then SUDO=sudo; fi; \
+	export DEBIAN_FRONTEND=noninteractive; \
+	$$SUDO apt-get update -q && $$SUDO apt-get install -y -q $(DEBIAN_PACKAGES)
+
+$(LIBC):
+	@test -n "$(NEWLIB_TAR)" || { echo "make: newlib-source is missing: running make deps"; $(MAKE) deps; }
+	@echo "  NEWLIB  building libc.a for x86_64-elf (once, about a minute)"
+	rm -rf $(NEWLIB) && mkdir -p $(NEWLIB)/build
+	tar -C $(NEWLIB) -xf $(firstword $(wildcard /usr/src/newlib/newlib-*.tar.xz))
+	cd $(NEWLIB)/build && ../newlib-*/configure --target=x86_64-elf \
+		--prefix=$(abspath $(NEWLIB)/inst) --disable-multilib \
+		--disable-newlib-supplied-syscalls --disable-nls \
+		--enable-newlib-nano-malloc \
+		CC_FOR_TARGET=gcc AS_FOR_TARGET=as AR_FOR_TARGET=ar \
+		RANLIB_FOR_TARGET=ranlib LD_FOR_TARGET=ld NM_FOR_TARGET=nm \
+		CFLAGS_FOR_TARGET="$(NEWLIB_CFLAGS)" > configure.log 2>&1
+	$(MAKE) -C $(NEWLIB)/build -j$$(nproc) all-target-newlib > $(NEWLIB)/build/make.log 2>&1
+	$(MAKE) -C $(NEWLIB)/build install-target-newlib > $(NEWLIB)/build/install.log 2>&1
+
+$(OBJ)/%.o: %.c $(LIBC)
+	@mkdir -p $(dir $@)
+	$(CC) $(KERNEL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(OBJ)/%.o: %.S
+	@mkdir -p $(dir $@)
+	$(CC) $(KERNEL_ASFLAGS) -MMD -MP -c $< -o $@
+
+$(ELF): $(KERNEL_OBJS) linker.ld $(LIBC) tests/check_image.sh
+	$(LD) -n -z max-page-size=0x1000 -T linker.ld -o $@ $(KERNEL_OBJS) $(LIBC)
+	sh tests/check_image.sh $@
+
+-include $(KERNEL_OBJS:.o=.d)
+
+iso: $(BUILD)/tally.iso
+$(BUILD)/tally.iso: $(BUILD)/tally.elf boot/grub.cfg
+	$(call need,grub-mkrescue xorriso mformat)
+	rm -rf $(BUILD)/isodir && mkdir -p $(BUILD)/isodir/boot/grub
+	cp $(BUILD)/tally.elf $(BUILD)/isodir/boot/tally.elf
+	cp boot/grub.cfg $(BUILD)/isodir/boot/grub/grub.cfg
+	grub-mkrescue -o $@ $(BUILD)/isodir 2> $(BUILD)/grub-mkrescue.log || \
+		{ cat $(BUILD)/grub-mkrescue.log; exit 1; }
+
+run: $(ELF)
+	$(call need,qemu-system-x86_64)
+	$(QEMU) -display none -serial mon:stdio -kernel $(ELF) -append "script=demo"
+
+shell: $(ELF)
+	$(call need,qemu-system-x86_64)
+	$(QEMU) -display none -serial mon:stdio -kernel $(ELF)
+
+run-iso: $(BUILD)/tally.iso
+	$(QEMU) -display none -serial mon:stdio -cdrom $(BUILD)/tally.iso
+
+gdb: $(ELF)
+	@echo "In another terminal: gdb -x .gdbinit"
+	$(QEMU) -display none -serial mon:stdio -kernel $(ELF) -s -S
+
+# --- tests ------------------------------------------------------------------
+$(BUILD)/host/%: tests/unit/%.c $(HOST_SRCS) $(wildcard mm/*.h kernel/*.h tests/unit/*.h)
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(HOST_CFLAGS) -o $@ $< $(HOST_SRCS) -lcmocka
+
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(HOST_SRCS) $(wildcard mm/*.h kernel/*.h tests/unit/*.h)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(filter-out -fsanitize=address%,$(HOST_CFLAGS)) \
+		-fsanitize=fuzzer,address,undefined -o $@ $< $(HOST_SRCS)
+
+unit: $(UNIT_TESTS)
+	@for t in $(UNIT_TESTS); do echo "== $$t"; $$t || exit 1; done
+
+fuzz: $(FUZZ_TARGETS)
+	@for f in $(FUZZ_TARGETS); do echo "== $$f"; \
+		mkdir -p $(BUILD)/fuzz/corpus-$$(basename $$f); \
+		$$f -max_total_time=60 $(BUILD)/fuzz/corpus-$$(basename $$f) || exit 1; done
+
+test: $(ELF) $(BUILD)/tally.iso $(UNIT_TESTS) $(FUZZ_TARGETS)
+	$(call need,qemu-system-x86_64 prove)
+	@BUILD=$(BUILD) ELF=$(ELF) FUZZ_SECONDS=$(FUZZ_SECONDS) \
+		UNIT_TESTS="$(UNIT_TESTS)" FUZZ_TARGETS="$(FUZZ_TARGETS)" \
+		bash tests/run
+
+bench:
+	@bash tests/bench/run
+
+lint:
+	cppcheck --quiet --std=c11 -I. -DTALLY_KERNEL $(KERNEL_C)
+
+clean:
+	rm -rf $(OBJ) $(OBJ)-nokmem $(BUILD)/host $(BUILD)/fuzz $(BUILD)/*.elf $(BUILD)/*.iso $(BUILD)/isodir

@@ -1,0 +1,14 @@
+/*
+ * kernel/power.h - ending the machine.
+ */
+#ifndef KERNEL_POWER_H
+#define KERNEL_POWER_H
+
+/* machine_poweroff - exit QEMU with status 1 (isa-debug-exit, value 0), or
+ * ACPI S5 on hardware. */
+_Noreturn void machine_poweroff(void);
+
+/* machine_exit - exit QEMU with status 2*value+1 (isa-debug-exit). */
+_Noreturn void machine_exit(int value);
+
+#endif

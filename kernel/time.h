@@ -1,0 +1,21 @@
+/*
+ * kernel/time.h - time since boot, and sleeping.
+ */
+#ifndef KERNEL_TIME_H
+#define KERNEL_TIME_H
+
+#include <stdint.h>
+
+#define HZ 1000  /* timer ticks per second on every CPU */
+
+/* jiffies - ticks of the boot CPU's timer since boot. */
+extern volatile uint64_t jiffies;
+
+/* uptime_ms - milliseconds since boot. */
+uint64_t uptime_ms(void);
+
+/* msleep - wait at least ms milliseconds (the task sleeps; before the
+ * scheduler runs, the CPU halts between ticks). */
+void msleep(unsigned int ms);
+
+#endif

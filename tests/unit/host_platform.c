@@ -1,0 +1,59 @@
+/*
+ * tests/unit/host_platform.c - the platform interface for host programs
+ * (unit tests and fuzzers): pthreads stand in for CPUs.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "kernel/platform.h"
+
+unsigned int nr_cpus = 1;
+uintptr_t direct_map_offset;
+__thread unsigned int host_cpu;
+__thread bool host_in_interrupt;
+__thread struct task *host_current;
+void (*host_panic_hook)(const char *message);
+void (*host_call_function_hook)(void (*fn)(void *), void *arg);
+char host_last_panic[256];
+
+void host_set_cpu(unsigned int cpu) { host_cpu = cpu; }
+void host_set_current(struct task *task) { host_current = task; }
+
+_Noreturn void panic(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(host_last_panic, sizeof(host_last_panic), fmt, ap);
+	va_end(ap);
+	if (host_panic_hook)
+		host_panic_hook(host_last_panic);
+	fprintf(stderr, "panic: %s\n", host_last_panic);
+	abort();
+}
+
+int printk(const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+	if (getenv("HOST_QUIET"))
+		return 0;
+	va_start(ap, fmt);
+	n = vprintf(fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+void smp_call_function_all(void (*fn)(void *), void *arg)
+{
+	unsigned int saved = host_cpu;
+	if (host_call_function_hook) {
+		host_call_function_hook(fn, arg);
+		return;
+	}
+	for (unsigned int cpu = 0; cpu < nr_cpus; cpu++) {
+		host_cpu = cpu;
+		fn(arg);
+	}
+	host_cpu = saved;
+}

@@ -1,0 +1,44 @@
+/*
+ * tests/unit/host_platform.h - kernel/platform.h for host programs.
+ *
+ * Each pthread is a "CPU": a test gives each thread a CPU number with
+ * host_set_cpu(). Preemption does not exist on the host; interrupts are a
+ * per-thread flag a test can set to exercise in_interrupt() paths.
+ */
+#ifndef TESTS_UNIT_HOST_PLATFORM_H
+#define TESTS_UNIT_HOST_PLATFORM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+extern __thread unsigned int host_cpu;
+extern __thread bool host_in_interrupt;
+extern __thread struct task *host_current;
+
+static inline unsigned int smp_processor_id(void) { return host_cpu; }
+static inline void preempt_disable(void) {}
+static inline void preempt_enable(void) {}
+static inline unsigned long local_irq_save(void) { return 0; }
+static inline void local_irq_restore(unsigned long flags) { (void)flags; }
+static inline bool in_interrupt(void) { return host_in_interrupt; }
+static inline void cpu_relax(void) { __builtin_ia32_pause(); }
+static inline struct task *get_current(void) { return host_current; }
+
+void host_set_cpu(unsigned int cpu);
+void host_set_current(struct task *task);
+
+/*
+ * host_panic_hook: when set, panic() calls it (a test expecting a panic
+ * longjmps out of it) instead of aborting.
+ */
+extern void (*host_panic_hook)(const char *message);
+extern char host_last_panic[256];
+
+/*
+ * host_call_function_hook: smp_call_function_all() runs fn for each of
+ * nr_cpus CPUs on the calling thread, with host_cpu set to that CPU, unless
+ * a test installs its own hook.
+ */
+extern void (*host_call_function_hook)(void (*fn)(void *), void *arg);
+
+#endif
