@@ -61,8 +61,10 @@ KERNEL_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(KERNEL_C)) \
 # --- host builds of mm/ and the pure logic of kernel/ ------------------------
 # These kernel/ files are pure logic and compile for the host too.
 HOST_KERNEL_SRCS := $(filter $(wildcard kernel/*.c), \
-	kernel/ctlfs.c kernel/memparse.c kernel/shell.c kernel/errno_name.c \
-	kernel/runqueue.c kernel/static_key_table.c)
+	kernel/ctlfs.c kernel/ctlfs_ops.c kernel/memparse.c kernel/errno_name.c \
+	kernel/shell.c kernel/shell_line.c kernel/shell_builtins.c \
+	kernel/runqueue.c kernel/static_key_table.c kernel/cmdline.c \
+	kernel/static_key.c kernel/cgroupfs.c kernel/cmd_check.c)
 HOST_SRCS := $(wildcard mm/*.c) $(HOST_KERNEL_SRCS) $(wildcard tests/unit/host_*.c)
 HOST_CFLAGS := -std=gnu11 -g -O1 -I. -DTALLY_HOST -DCONFIG_MEMCG_KMEM \
 	-Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
@@ -122,7 +124,7 @@ $(OBJ)/%.o: %.S
 	$(CC) $(KERNEL_ASFLAGS) -MMD -MP -c $< -o $@
 
 $(ELF): $(KERNEL_OBJS) linker.ld $(LIBC) tests/check_image.sh
-	$(LD) -n -z max-page-size=0x1000 -T linker.ld -o $@ $(KERNEL_OBJS) $(LIBC)
+	$(LD) -z max-page-size=0x1000 -T linker.ld -o $@ $(KERNEL_OBJS) $(LIBC)
 	sh tests/check_image.sh $@
 
 -include $(KERNEL_OBJS:.o=.d)

@@ -5,6 +5,7 @@
 #ifndef KERNEL_CONSOLE_H
 #define KERNEL_CONSOLE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* console_write - write len bytes to every output device ("\n" -> CR LF on
@@ -16,5 +17,13 @@ int console_getc(void);
 
 /* console_input - called by input drivers (interrupt context) with a byte. */
 void console_input(char c);
+
+/* console_input_pending - is there a byte console_getc() would return now? */
+bool console_input_pending(void);
+
+/* Set by the scheduler: how console_getc() waits, and how an input
+ * interrupt wakes the waiter. NULL: halt until the next interrupt. */
+extern void (*console_wait_hook)(void);
+extern void (*console_wake_hook)(void);
 
 #endif

@@ -41,6 +41,14 @@
 #define CACHELINE_SIZE 64
 #define __cacheline_aligned __attribute__((aligned(CACHELINE_SIZE)))
 
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#define READ_ONCE(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define WRITE_ONCE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define container_of(ptr, type, member) \
+	((type *)((char *)(ptr) - offsetof(type, member)))
+
 struct task;
 
 extern unsigned int nr_cpus;
@@ -69,12 +77,5 @@ static inline uint64_t virt_to_phys(const void *va)
 	return (uint64_t)(uintptr_t)va - direct_map_offset;
 }
 
-#define likely(x) __builtin_expect(!!(x), 1)
-#define unlikely(x) __builtin_expect(!!(x), 0)
-#define READ_ONCE(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
-#define WRITE_ONCE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#define container_of(ptr, type, member) \
-	((type *)((char *)(ptr) - offsetof(type, member)))
 
 #endif

@@ -21,6 +21,12 @@ struct task {
 	unsigned int flags;
 	struct mem_cgroup *memcg;     /* the domain this task is in */
 	struct list_head memcg_node;  /* on memcg->tasks */
+	/* User memory (mm/user_memory.c), under user_memory_lock; set up by
+	 * mem_cgroup_attach_task / mem_cgroup_fork_task. */
+	struct list_head user_rss;    /* its rss pages, linked by page->lru */
+	struct list_head user_cache;  /* its cache pages (reclaimable) */
+	struct list_head user_node;   /* on user_memory_tasks while it has any */
+	unsigned long user_pages;     /* rss + cache pages it holds */
 	/* scheduler, stack, program: added by the tasks issue */
 };
 

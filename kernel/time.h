@@ -18,4 +18,10 @@ uint64_t uptime_ms(void);
  * scheduler runs, the CPU halts between ticks). */
 void msleep(unsigned int ms);
 
+/* timer_tick - called by every CPU's timer interrupt, HZ times a second. */
+void timer_tick(void);
+
+/* scheduler_tick - the scheduler's share of timer_tick (kernel/sched.c). */
+void scheduler_tick(void);
+
 #endif

@@ -15,6 +15,7 @@ __thread bool host_in_interrupt;
 __thread struct task *host_current;
 void (*host_panic_hook)(const char *message);
 void (*host_call_function_hook)(void (*fn)(void *), void *arg);
+void (*host_printk_hook)(const char *text, size_t len);
 char host_last_panic[256];
 
 void host_set_cpu(unsigned int cpu) { host_cpu = cpu; }
@@ -36,6 +37,26 @@ int printk(const char *fmt, ...)
 {
 	va_list ap;
 	int n;
+	if (host_printk_hook) {
+		char small[256], *text = small;
+
+		va_start(ap, fmt);
+		n = vsnprintf(small, sizeof(small), fmt, ap);
+		va_end(ap);
+		if (n >= (int)sizeof(small)) {
+			text = malloc(n + 1);
+			if (!text)
+				abort();
+			va_start(ap, fmt);
+			vsnprintf(text, n + 1, fmt, ap);
+			va_end(ap);
+		}
+		if (n > 0)
+			host_printk_hook(text, n);
+		if (text != small)
+			free(text);
+		return n;
+	}
 	if (getenv("HOST_QUIET"))
 		return 0;
 	va_start(ap, fmt);

@@ -9,6 +9,7 @@
 #define TESTS_UNIT_HOST_PLATFORM_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 extern __thread unsigned int host_cpu;
@@ -40,5 +41,12 @@ extern char host_last_panic[256];
  * a test installs its own hook.
  */
 extern void (*host_call_function_hook)(void (*fn)(void *), void *arg);
+
+/*
+ * host_printk_hook: when set, printk() formats its message and hands it to
+ * the hook instead of printing it (tests/unit/host_console.c sets it to
+ * capture output).
+ */
+extern void (*host_printk_hook)(const char *text, size_t len);
 
 #endif

@@ -1,0 +1,167 @@
+/*
+ * arch/x86_64/smp.c - bringing up the application processors (APs), and
+ * running a function on every CPU.
+ *
+ * Start-up: the boot CPU copies boot/trampoline.S below 1 MiB, then for
+ * each AP in the MADT sends INIT, SIPI, SIPI (the "universal start-up
+ * algorithm" of the Intel MP specification) and waits for it to say it is
+ * online. One AP at a time, because they share the trampoline.
+ *
+ * smp_call_function_all: the caller publishes (fn, arg), marks every other
+ * online CPU pending, sends them an IPI, runs fn itself and waits until
+ * each has run it. A CPU waiting for the call lock keeps serving requests,
+ * so two CPUs calling at once cannot deadlock even with interrupts off.
+ */
+#include "arch/x86_64/smp.h"
+
+#include <string.h>
+
+#include "arch/x86_64/acpi.h"
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/io.h"
+#include "arch/x86_64/lapic.h"
+#include "arch/x86_64/paging.h"
+#include "arch/x86_64/trap.h"
+#include "kernel/platform.h"
+#include "kernel/spinlock.h"
+
+#define TRAMPOLINE_BASE 0x8000
+#define AP_STACK_SIZE 16384
+
+unsigned int nr_cpus = 1;
+
+extern char trampoline_start[], trampoline_end[];
+extern char trampoline_cr3[], trampoline_stack[], trampoline_cpu[];
+extern char boot_pml4[];
+
+/* Each AP's first stack, which becomes its idle task's stack. */
+static uint8_t ap_stacks[NR_CPUS][AP_STACK_SIZE] __attribute__((aligned(16)));
+
+static spinlock_t call_lock = SPINLOCK_INIT;
+static void (*call_fn)(void *);
+static void *call_arg;
+static volatile int call_remaining;
+
+__attribute__((weak)) _Noreturn void cpu_idle_loop(void)
+{
+	for (;;)
+		__asm__ volatile("sti\n\thlt");
+}
+
+/* Called on each AP by ap_start64 (boot/trampoline.S). */
+_Noreturn void ap_main(unsigned int id)
+{
+	cpu_init_this(id);
+	trap_load();
+	fpu_enable();
+	lapic_init_this();
+	lapic_timer_start();
+	__atomic_store_n(&cpus[id].online, true, __ATOMIC_RELEASE);
+	cpu_idle_loop();
+}
+
+static void call_service(void)
+{
+	struct cpu *cpu = this_cpu();
+	if (!__atomic_load_n(&cpu->call_pending, __ATOMIC_ACQUIRE))
+		return;
+	__atomic_store_n(&cpu->call_pending, false, __ATOMIC_RELAXED);
+	call_fn(call_arg);
+	__atomic_fetch_sub(&call_remaining, 1, __ATOMIC_RELEASE);
+}
+
+static void call_function_interrupt(struct trap_frame *frame)
+{
+	call_service();
+}
+
+static void reschedule_interrupt(struct trap_frame *frame)
+{
+	this_cpu()->need_resched = 1;
+}
+
+static void nmi_stop(struct trap_frame *frame)
+{
+	/* Another CPU panicked: stop here, quietly. */
+	for (;;)
+		__asm__ volatile("cli\n\thlt");
+}
+
+void smp_call_function_all(void (*fn)(void *), void *arg)
+{
+	unsigned long flags = local_irq_save();
+
+	while (!__atomic_compare_exchange_n(&call_lock.next, &call_lock.owner,
+					    call_lock.owner + 1, false,
+					    __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+		call_service();
+		cpu_relax();
+	}
+	preempt_disable();
+	call_fn = fn;
+	call_arg = arg;
+	int others = 0;
+	unsigned int self = smp_processor_id();
+	for (unsigned int i = 0; i < nr_cpus; i++) {
+		if (i == self || !cpus[i].online)
+			continue;
+		others++;
+	}
+	call_remaining = others;
+	for (unsigned int i = 0; i < nr_cpus; i++)
+		if (i != self && cpus[i].online)
+			__atomic_store_n(&cpus[i].call_pending, true,
+					 __ATOMIC_RELEASE);
+	if (others)
+		lapic_send_ipi_others(VECTOR_CALL_FUNC);
+	fn(arg);
+	while (__atomic_load_n(&call_remaining, __ATOMIC_ACQUIRE) > 0)
+		cpu_relax();
+	spin_unlock(&call_lock);
+	local_irq_restore(flags);
+}
+
+void smp_send_reschedule(unsigned int cpu)
+{
+	lapic_send_ipi(cpus[cpu].apic_id, VECTOR_RESCHEDULE);
+}
+
+void smp_boot(unsigned int max_cpus)
+{
+	uint32_t self = lapic_id();
+
+	trap_register(VECTOR_CALL_FUNC, call_function_interrupt);
+	trap_register(VECTOR_RESCHEDULE, reschedule_interrupt);
+	trap_register(2, nmi_stop);
+	cpus[0].apic_id = self;
+	cpus[0].online = true;
+
+	memcpy(phys_to_virt(TRAMPOLINE_BASE), trampoline_start,
+	       trampoline_end - trampoline_start);
+	uint8_t *tramp = phys_to_virt(TRAMPOLINE_BASE);
+	uint64_t *cr3 = (uint64_t *)(tramp + (trampoline_cr3 - trampoline_start));
+	uint64_t *stack = (uint64_t *)(tramp + (trampoline_stack - trampoline_start));
+	uint64_t *cpu_arg = (uint64_t *)(tramp + (trampoline_cpu - trampoline_start));
+	*cr3 = (uint64_t)boot_pml4;  /* the boot tables: physical, identity */
+
+	unsigned int next = 1;
+	for (unsigned int i = 0; i < acpi_info.nr_cpus && next < max_cpus; i++) {
+		uint32_t apic = acpi_info.apic_ids[i];
+		if (apic == self)
+			continue;
+		cpus[next].apic_id = apic;
+		*stack = (uint64_t)&ap_stacks[next][AP_STACK_SIZE];
+		*cpu_arg = next;
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		lapic_start_ap(apic, TRAMPOLINE_BASE >> 12);
+		/* Wait up to a second (software emulation is slow). */
+		for (int ms = 0; ms < 1000 && !cpus[next].online; ms++)
+			udelay(1000);
+		if (!cpus[next].online) {
+			printk("smp: cpu with APIC id %u did not start\n", apic);
+			continue;
+		}
+		next++;
+		nr_cpus = next;
+	}
+}

@@ -1,0 +1,22 @@
+/*
+ * kernel/boot_tasks.c - after the hardware: the control-file tree and the
+ * shell.
+ */
+#include "kernel/boot_tasks.h"
+
+#include "kernel/ctlfs.h"
+#include "kernel/platform.h"
+#include "kernel/proc.h"
+#include "kernel/shell.h"
+#include "mm/meminfo.h"
+
+_Noreturn void start_kernel_services(void)
+{
+	struct ctl_node *root = ctl_root();
+	if (!ctl_create_dir(root, "proc", NULL, NULL))
+		panic("ctlfs: cannot create /proc");
+	proc_init();
+	mm_proc_init();
+	shell_run();
+	panic("shell: shell_run returned");
+}

@@ -1,0 +1,121 @@
+/*
+ * kernel/memparse.c - strict parsers for the values written to control
+ * files: sizes (memparse_size) and plain integers (parse_int). The rules,
+ * and where they differ from Linux, are in memparse.h.
+ *
+ * Both are written digit by digit rather than with strtoull(), whose
+ * leading whitespace, sign handling and octal rule are what we must reject.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "kernel/memparse.h"
+#include "mm/page.h"
+
+/* The largest page multiple that is a valid size: 0x7ffffffffffff000. */
+#define SIZE_MAX_ALIGNED (SIZE_UNLIMITED & ~(uint64_t)(PAGE_SIZE - 1))
+
+/* digit_value - the value of c as a digit in base (10 or 16), or -1. */
+static int digit_value(char c, unsigned int base)
+{
+	int d;
+
+	if (c >= '0' && c <= '9')
+		d = c - '0';
+	else if (c >= 'a' && c <= 'f')
+		d = c - 'a' + 10;
+	else if (c >= 'A' && c <= 'F')
+		d = c - 'A' + 10;
+	else
+		return -1;
+	return d < (int)base ? d : -1;
+}
+
+/* suffix_shift - the shift for a size suffix (k = 10 ...), or -1. */
+static int suffix_shift(char c)
+{
+	switch (c) {
+	case 'k':
+	case 'K':
+		return 10;
+	case 'm':
+	case 'M':
+		return 20;
+	case 'g':
+	case 'G':
+		return 30;
+	}
+	return -1;
+}
+
+int memparse_size(const char *s, uint64_t *bytes)
+{
+	unsigned int base = 10;
+	uint64_t v = 0;
+	int ndigits = 0, d, shift = 0;
+
+	if (!s)
+		return -EINVAL;
+	if (strcmp(s, "-1") == 0) {
+		*bytes = SIZE_UNLIMITED;
+		return 0;
+	}
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		s += 2;
+	}
+	/* The digits; the value may never pass 2^63 - 1. */
+	for (; (d = digit_value(*s, base)) >= 0; s++, ndigits++) {
+		if (v > (SIZE_UNLIMITED - d) / base)
+			return -EINVAL;
+		v = v * base + d;
+	}
+	if (ndigits == 0)
+		return -EINVAL;
+	/* At most one suffix, and then the end of the string. */
+	if (*s && (shift = suffix_shift(*s)) >= 0)
+		s++;
+	if (*s != '\0' || shift < 0)
+		return -EINVAL;
+	if (v > (SIZE_UNLIMITED >> shift))
+		return -EINVAL;
+	v <<= shift;
+
+	/* Round up to a page; past the last page multiple means unlimited. */
+	if (v > SIZE_MAX_ALIGNED)
+		*bytes = SIZE_UNLIMITED;
+	else
+		*bytes = (v + PAGE_SIZE - 1) & ~(uint64_t)(PAGE_SIZE - 1);
+	return 0;
+}
+
+int parse_int(const char *s, long *out)
+{
+	bool negative = false;
+	unsigned long v = 0;
+	/* The magnitude allowed: LONG_MAX, or one more when negative. */
+	unsigned long max;
+	int ndigits = 0;
+
+	if (!s)
+		return -EINVAL;
+	if (*s == '-') {
+		negative = true;
+		s++;
+	}
+	max = negative ? (unsigned long)LONG_MAX + 1 : (unsigned long)LONG_MAX;
+	for (; *s >= '0' && *s <= '9'; s++, ndigits++) {
+		unsigned int d = *s - '0';
+
+		if (v > (max - d) / 10)
+			return -EINVAL;
+		v = v * 10 + d;
+	}
+	if (ndigits == 0 || *s != '\0')
+		return -EINVAL;
+	/* -LONG_MIN does not fit in a long: negate in unsigned arithmetic. */
+	*out = negative ? (long)(0 - v) : (long)v;
+	return 0;
+}

@@ -1,0 +1,52 @@
+/*
+ * kernel/memparse.h - parsing the numbers written to control files.
+ *
+ * memparse_size() reads the size syntax of SPEC 5.2, the syntax of Linux's
+ * memparse() as the 2012 res_counter used it for memory.limit_in_bytes:
+ *
+ *   4096  0x1000  64k  64K  8m  8M  1g  1G      a size in bytes
+ *   -1                                          unlimited
+ *
+ * Sizes are rounded up to a multiple of the page size (4096). Anything else
+ * is -EINVAL: "1.0", "1xx", "xx", "", "-2", "-0", " 1", "1 ", "1kk", "+1",
+ * "0x", "1T", a number that does not fit in 63 bits.
+ *
+ * Decisions where Linux and the spec differ or are silent:
+ *  - A leading 0 does not mean octal ("010" is ten; Linux would read
+ *    eight): the spec names decimal and 0x hex only.
+ *  - Rounding up saturates at unlimited: every value above the last page
+ *    multiple below 2^63 (0x7ffffffffffff000), up to 2^63 - 1, is
+ *    SIZE_UNLIMITED. In particular 9223372036854775807, which is what an
+ *    unlimited limit reads back as, is unlimited again when written, so
+ *    `echo $(cat f) > f` changes nothing.
+ *  - Only the suffixes k/K, m/M and g/G; at most one.
+ *  - No whitespace anywhere (the shell has split the line into words).
+ */
+#ifndef KERNEL_MEMPARSE_H
+#define KERNEL_MEMPARSE_H
+
+#include <stdint.h>
+
+/* The value of an unlimited counter; reads back as 9223372036854775807. */
+#define SIZE_UNLIMITED ((uint64_t)INT64_MAX)
+
+/*
+ * memparse_size - parse a size as written to memory.limit_in_bytes.
+ * @s:     the text, NUL-terminated
+ * @bytes: where the result goes: a multiple of 4096, or SIZE_UNLIMITED
+ *
+ * Returns 0, or -EINVAL (and *bytes is left unchanged).
+ */
+int memparse_size(const char *s, uint64_t *bytes);
+
+/*
+ * parse_int - parse a decimal integer (a PID, a 0/1 flag, milliseconds).
+ * @s:   an optional '-' and one or more decimal digits, nothing else
+ * @out: the value
+ *
+ * Returns 0, or -EINVAL for anything else or a value that does not fit in a
+ * long (*out is then left unchanged).
+ */
+int parse_int(const char *s, long *out);
+
+#endif

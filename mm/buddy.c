@@ -1,0 +1,448 @@
+/*
+ * mm/buddy.c - the buddy allocator: physical memory for the whole kernel
+ * (task stacks, page tables, slab pages behind kmalloc, user memory), in
+ * blocks of 2^order contiguous 4 KiB frames, order 0 (4 KiB) to MAX_ORDER
+ * (4 MiB). Linux: mm/page_alloc.c.
+ *
+ * Every free block is on the free list of its order, and its first page
+ * carries PG_buddy and ->order. An allocated block's first page carries
+ * PG_head and ->order, which free_pages() checks. The other pages of a
+ * block have no flags.
+ *
+ * Order-0 pages go through the per-CPU lists of mm/pcp.c first; only
+ * batches of them reach the code below.
+ *
+ * alloc_pages() is also where kernel-memory accounting starts: the charge
+ * path of a kernel stack is alloc_pages -> memcg_kmem_new_page (charge the
+ * domain) -> take the pages -> memcg_kmem_commit_page (record the domain in
+ * the page, or give the charge back).
+ */
+#include "mm/buddy.h"
+
+#include <string.h>
+
+#include "mm/kmem_hooks.h"
+#include "mm/pcp.h"
+
+struct zone zone_normal;
+unsigned long totalram_pages;
+bool page_poisoning;
+
+void zone_init(void)
+{
+	spin_lock_init(&zone_normal.lock);
+	for (int order = 0; order <= MAX_ORDER; order++) {
+		INIT_LIST_HEAD(&zone_normal.free_area[order].free_list);
+		zone_normal.free_area[order].nr_free = 0;
+	}
+	zone_normal.free_pages = 0;
+	zone_normal.name = "Normal";
+}
+
+/* --- the free lists ------------------------------------------------------- */
+
+static inline void add_to_free_list(struct page *page, unsigned int order)
+{
+	struct free_area *area = &zone_normal.free_area[order];
+
+	page->flags = PG_buddy;
+	page->order = order;
+	list_add(&page->lru, &area->free_list);
+	area->nr_free++;
+}
+
+static inline void del_page_from_free_list(struct page *page,
+					   unsigned int order)
+{
+	list_del(&page->lru);
+	page->flags = 0;
+	page->order = 0;
+	zone_normal.free_area[order].nr_free--;
+}
+
+/* The buddy of the block at pfn: the other half of the block of order+1. */
+static inline uint64_t __find_buddy_pfn(uint64_t pfn, unsigned int order)
+{
+	return pfn ^ (1ul << order);
+}
+
+/*
+ * page_is_buddy - can the block at buddy_pfn be merged with ours (of this
+ * order)? It can if
+ *   (a) the buddy is a frame of mem_map (not past the end of RAM),
+ *   (b) the buddy is free and in the buddy allocator: PG_buddy (not
+ *       allocated, not reserved, not on a per-CPU list),
+ *   (c) the buddy heads a free block of the same order (a smaller free
+ *       block there means part of the buddy is still allocated),
+ *   (d) the buddy is in the same zone: always, tally has one zone.
+ */
+static inline bool page_is_buddy(uint64_t buddy_pfn, unsigned int order)
+{
+	struct page *buddy;
+
+	if (buddy_pfn >= max_pfn)                       /* (a) */
+		return false;
+	buddy = pfn_to_page(buddy_pfn);
+	return (buddy->flags & PG_buddy) &&             /* (b) */
+	       buddy->order == order;                   /* (c) */
+}
+
+/*
+ * Freeing function for a buddy system allocator.
+ *
+ * The concept of a buddy system is to maintain direct-mapped table
+ * (containing bit values) for memory blocks of various "orders".
+ * The bottom level table contains the map for the smallest allocatable
+ * units of memory (here, pages), and each level above it describes
+ * pairs of units from the levels below, hence, "buddies".
+ * At a high level, all that happens here is marking the table entry
+ * at the bottom level available, and propagating the changes upward
+ * as necessary, plus some accounting needed to play nicely with other
+ * parts of the VM system.
+ *
+ * In tally, as in Linux, there is no table: a free block is represented by
+ * its first page, which has PG_buddy set and its order in page->order, and
+ * is on the free list of that order. A block of order n starts at a frame
+ * number (pfn) that is a multiple of 2^n, and its buddy is the block of the
+ * same order next to it with which it forms a block of order n+1: the
+ * buddy's pfn differs from ours only in bit n, pfn ^ (1 << n).
+ *
+ * So, to free a block of order n at pfn: look at the buddy. If the buddy
+ * is a free block of order n too (page_is_buddy), take it off its free
+ * list, and the two together are a free block of order n+1 that starts at
+ * the lower of the two pfns (pfn & buddy_pfn). Repeat with that block,
+ * until the buddy is not free or the order reaches MAX_ORDER. Then put the
+ * (possibly much larger) block on its free list.
+ *
+ *   free pfn 5, order 0:  buddy 4 free?  -> block 4, order 1
+ *                         buddy 6 free (order 1)?  -> block 4, order 2
+ *                         buddy 0 is allocated      -> stop: 4..7 is free
+ *
+ * Allocation (__rmqueue) is the same run backwards: take the smallest free
+ * block of at least the wanted order and split it in halves, putting the
+ * upper half of each split back on the free list of its order (expand).
+ *
+ * This keeps free memory in the largest blocks possible, so that requests
+ * for large contiguous blocks (kernel stacks, order 2) can be met, and
+ * costs at most MAX_ORDER steps per allocation or free.
+ *
+ * The caller holds zone->lock and has cleared the page's flags.
+ */
+void __free_one_page(struct page *page, uint64_t pfn, unsigned int order)
+{
+	zone_normal.free_pages += 1ul << order;
+
+	while (order < MAX_ORDER) {
+		uint64_t buddy_pfn = __find_buddy_pfn(pfn, order);
+
+		if (!page_is_buddy(buddy_pfn, order))
+			break;
+		del_page_from_free_list(pfn_to_page(buddy_pfn), order);
+		pfn &= buddy_pfn;  /* the merged block starts at the lower pfn */
+		order++;
+	}
+	add_to_free_list(pfn_to_page(pfn), order);
+}
+
+/*
+ * expand - we took a free block of order high for a request of order low:
+ * split it, giving back the upper half each time, until it is of order low.
+ *
+ *   high 3, low 0:  pages 0..7 -> free 4..7 (order 2), 2..3 (order 1),
+ *                   1 (order 0); keep 0.
+ */
+static inline void expand(struct page *page, unsigned int low,
+			  unsigned int high)
+{
+	while (high > low) {
+		high--;
+		add_to_free_list(page + (1ul << high), high);
+	}
+}
+
+struct page *__rmqueue(unsigned int order)
+{
+	for (unsigned int current_order = order; current_order <= MAX_ORDER;
+	     current_order++) {
+		struct free_area *area = &zone_normal.free_area[current_order];
+		struct page *page;
+
+		if (list_empty(&area->free_list))
+			continue;
+		page = list_first_entry(&area->free_list, struct page, lru);
+		del_page_from_free_list(page, current_order);
+		expand(page, order, current_order);
+		zone_normal.free_pages -= 1ul << order;
+		return page;
+	}
+	return NULL;
+}
+
+/* --- poisoning (debug) ----------------------------------------------------- */
+
+static void poison_pages(struct page *page, unsigned int order)
+{
+	memset(page_address(page), PAGE_POISON_FREE, PAGE_SIZE << order);
+}
+
+/* check_poison - panic if a free block was written to while it was free. */
+static void check_poison(struct page *page, unsigned int order)
+{
+	const unsigned char *mem = page_address(page);
+
+	for (size_t i = 0; i < (PAGE_SIZE << order); i++) {
+		if (mem[i] != PAGE_POISON_FREE)
+			panic("alloc_pages: pfn 0x%lx: use after free: byte %zu "
+			      "of the free block was changed to 0x%02x",
+			      (unsigned long)(page_to_pfn(page) + i / PAGE_SIZE),
+			      i % PAGE_SIZE, mem[i]);
+	}
+}
+
+/* --- boot ------------------------------------------------------------------ */
+
+void __free_pages_core(struct page *page, unsigned int order)
+{
+	unsigned long flags;
+
+	for (unsigned long i = 0; i < (1ul << order); i++)
+		page[i].flags = 0;  /* was PG_reserved */
+	if (page_poisoning)
+		poison_pages(page, order);
+	totalram_pages += 1ul << order;
+
+	flags = spin_lock_irqsave(&zone_normal.lock);
+	__free_one_page(page, page_to_pfn(page), order);
+	spin_unlock_irqrestore(&zone_normal.lock, flags);
+}
+
+/* --- allocation ------------------------------------------------------------ */
+
+/* rmqueue - take a block: order 0 from this CPU's list, larger ones from
+ * the free lists under the zone lock. */
+static struct page *rmqueue(unsigned int order)
+{
+	struct page *page;
+	unsigned long flags;
+
+	if (order == 0)
+		return pcp_alloc_page();
+	flags = spin_lock_irqsave(&zone_normal.lock);
+	page = __rmqueue(order);
+	spin_unlock_irqrestore(&zone_normal.lock, flags);
+	return page;
+}
+
+/* prep_new_page - mark a block allocated, and fill it as gfp asks. */
+static inline void prep_new_page(struct page *page, unsigned int order,
+				 gfp_t gfp)
+{
+	page->flags = PG_head;
+	page->order = order;
+	if (unlikely(page_poisoning)) {
+		check_poison(page, order);
+		if (!(gfp & __GFP_ZERO))
+			memset(page_address(page), PAGE_POISON_ALLOC,
+			       PAGE_SIZE << order);
+	}
+	if (gfp & __GFP_ZERO)
+		memset(page_address(page), 0, PAGE_SIZE << order);
+}
+
+/* Failures are logged, the first few of them: an out-of-memory storm (a
+ * fork bomb in the root domain) must not flood the console. */
+#define ALLOC_FAILURES_LOGGED 5
+static unsigned long alloc_failures;
+
+/*
+ * alloc_pages_slowpath - no block was free. Pages may be sitting on other
+ * CPUs' per-CPU lists: drain them and try again. __GFP_NOFAIL callers keep
+ * trying (other CPUs may be freeing memory), and a panic ends it if memory
+ * is truly gone.
+ */
+static struct page *alloc_pages_slowpath(gfp_t gfp, unsigned int order)
+{
+	/* Draining other CPUs waits for them: not from an interrupt handler
+	 * or with a lock held (a CPU spinning on it with interrupts off
+	 * would never answer). Those callers drain only their own list. */
+	bool may_wait = !(gfp & __GFP_ATOMIC) && !in_interrupt();
+	int attempts = (gfp & __GFP_NOFAIL) ? 1000 : 1;
+	struct page *page;
+
+	for (int i = 0; i < attempts; i++) {
+		if (may_wait)
+			drain_all_pages();
+		else
+			drain_local_pages();
+		page = rmqueue(order);
+		if (page)
+			return page;
+		for (int spin = 0; spin < 1000; spin++)
+			cpu_relax();
+	}
+	if (gfp & __GFP_NOFAIL)
+		panic("alloc_pages: out of memory: __GFP_NOFAIL order-%u "
+		      "allocation cannot be met (%lu pages free)",
+		      order, nr_free_pages());
+	if (!(gfp & __GFP_NOWARN) &&
+	    __atomic_fetch_add(&alloc_failures, 1, __ATOMIC_RELAXED) <
+		    ALLOC_FAILURES_LOGGED)
+		printk("alloc_pages: order-%u allocation failed (gfp 0x%x, "
+		       "%lu pages free)\n", order, gfp, nr_free_pages());
+	return NULL;
+}
+
+struct page *alloc_pages(gfp_t gfp, unsigned int order)
+{
+	struct mem_cgroup *handle;
+	struct page *page;
+
+	if (unlikely(order > MAX_ORDER))
+		return NULL;
+
+	/* 1. Charge the current task's domain, if gfp asks for it. */
+	if (!memcg_kmem_new_page(gfp, &handle, order))
+		return NULL;
+
+	/* 2. Take the pages. */
+	page = rmqueue(order);
+	if (unlikely(!page))
+		page = alloc_pages_slowpath(gfp, order);
+	if (likely(page))
+		prep_new_page(page, order, gfp);
+
+	/* 3. Record the domain in the page, or uncharge if page is NULL. */
+	memcg_kmem_commit_page(page, handle, order);
+	return page;
+}
+
+/* --- freeing --------------------------------------------------------------- */
+
+/*
+ * bad_free - explain, by a panic naming the frame, why (page, order) is not
+ * a block that can be freed. Called only when free_pages_check failed.
+ */
+static _Noreturn void bad_free(const char *who, struct page *page,
+			       unsigned int order)
+{
+	uintptr_t offset = (uintptr_t)page - (uintptr_t)mem_map;
+	uint64_t pfn;
+
+	if ((uintptr_t)page < (uintptr_t)mem_map ||
+	    offset / sizeof(struct page) >= max_pfn ||
+	    offset % sizeof(struct page) != 0)
+		panic("%s: page %p is not a page descriptor: outside mem_map "
+		      "(%lu frames at %p)", who, (void *)page,
+		      (unsigned long)max_pfn, (void *)mem_map);
+	pfn = page_to_pfn(page);
+	if (page->flags & PG_reserved)
+		panic("%s: pfn 0x%lx: frame is reserved (firmware, kernel "
+		      "image or hole), it was never allocated",
+		      who, (unsigned long)pfn);
+	if (page->flags & (PG_buddy | PG_pcp))
+		panic("%s: pfn 0x%lx: double free (page is already free%s)",
+		      who, (unsigned long)pfn,
+		      (page->flags & PG_pcp) ? ", on a per-CPU list" : "");
+	if (page->flags & PG_slab)
+		panic("%s: pfn 0x%lx: page belongs to a slab; free the "
+		      "objects with kmem_cache_free/kfree", who,
+		      (unsigned long)pfn);
+	if (page->flags & PG_kmemcg)
+		panic("%s: pfn 0x%lx: page is charged to a domain (PG_kmemcg); "
+		      "free it with free_accounted_pages", who,
+		      (unsigned long)pfn);
+	if ((page->flags & PG_head) && page->order != order)
+		panic("%s: pfn 0x%lx: wrong order %u (the block was "
+		      "allocated with order %u)", who, (unsigned long)pfn,
+		      order, page->order);
+	if (order > MAX_ORDER)
+		panic("%s: pfn 0x%lx: order %u is above MAX_ORDER",
+		      who, (unsigned long)pfn, order);
+
+	/* Not the first page of an allocated block: find what holds it. */
+	for (unsigned int o = 1; o <= MAX_ORDER; o++) {
+		uint64_t head_pfn = pfn & ~((1ul << o) - 1);
+		struct page *head = pfn_to_page(head_pfn);
+
+		if ((head->flags & PG_buddy) && head->order >= o)
+			panic("%s: pfn 0x%lx: double free (page is already "
+			      "free, inside the free order-%u block at pfn "
+			      "0x%lx)", who, (unsigned long)pfn, head->order,
+			      (unsigned long)head_pfn);
+		if ((head->flags & PG_head) && head->order >= o)
+			panic("%s: pfn 0x%lx: not the first page of a block "
+			      "(it is inside the order-%u block at pfn 0x%lx)",
+			      who, (unsigned long)pfn, head->order,
+			      (unsigned long)head_pfn);
+	}
+	panic("%s: pfn 0x%lx: page is not allocated (flags 0x%x)",
+	      who, (unsigned long)pfn, page->flags);
+}
+
+/*
+ * free_pages_check - panic (bad_free) unless page is the first page of an
+ * allocated block of this order. Of the flags below, an allocated block's
+ * first page has PG_head, and PG_kmemcg if it is charged: allowed says
+ * whether that may be set. (PG_user, user memory, is not checked: its
+ * charge is given back by mm/ before the pages are freed.)
+ */
+#define PAGE_FLAGS_CHECK (PG_reserved | PG_buddy | PG_pcp | PG_slab | \
+			  PG_head | PG_kmemcg)
+
+static inline void free_pages_check(const char *who, struct page *page,
+				    unsigned int order, uint32_t allowed)
+{
+	uintptr_t offset = (uintptr_t)page - (uintptr_t)mem_map;
+
+	if (unlikely(offset >= max_pfn * sizeof(struct page) ||
+		     offset % sizeof(struct page) != 0))
+		bad_free(who, page, order);  /* not a page descriptor */
+	if (unlikely((page->flags & PAGE_FLAGS_CHECK & ~allowed) != PG_head ||
+		     page->order != order))
+		bad_free(who, page, order);
+}
+
+/* __free_pages - free a checked block: to this CPU's list if order 0. */
+static void __free_pages(struct page *page, unsigned int order)
+{
+	unsigned long flags;
+
+	page->flags = 0;
+	page->order = 0;
+	page->memcg = NULL;
+	if (unlikely(page_poisoning))
+		poison_pages(page, order);
+	if (order == 0) {
+		pcp_free_page(page);
+		return;
+	}
+	flags = spin_lock_irqsave(&zone_normal.lock);
+	__free_one_page(page, page_to_pfn(page), order);
+	spin_unlock_irqrestore(&zone_normal.lock, flags);
+}
+
+void free_pages(struct page *page, unsigned int order)
+{
+	if (!page)
+		return;
+	free_pages_check("free_pages", page, order, 0);
+	__free_pages(page, order);
+}
+
+void free_accounted_pages(struct page *page, unsigned int order)
+{
+	if (!page)
+		return;
+	free_pages_check("free_accounted_pages", page, order, PG_kmemcg);
+
+	/* Uncharge the domain that was charged for the block, if any. */
+	memcg_kmem_free_page(page, order);
+	page->flags &= ~PG_kmemcg;
+
+	__free_pages(page, order);
+}
+
+unsigned long nr_free_pages(void)
+{
+	return READ_ONCE(zone_normal.free_pages) + pcp_nr_pages();
+}

@@ -1,0 +1,375 @@
+/*
+ * mm/memcontrol.h - domains (memory cgroups): what they are, how they are
+ * made and removed, and how they are charged (Linux 2012:
+ * mm/memcontrol.c, include/linux/memcontrol.h).
+ *
+ * A domain is a directory under /cgroup. It has two counters, res (user +
+ * kernel pages) and kmem (kernel pages only), a set of tasks, and children.
+ * Pages are charged to the domain of the task they are allocated for, and
+ * the domain is recorded in the page (page->memcg), so that freeing the
+ * page uncharges the domain that was charged - wherever the task has gone
+ * since.
+ *
+ * Where things are:
+ *   mm/memcontrol.c   the tree: create, destroy, hierarchy, kmem_accounted,
+ *                     limits, tasks entering and leaving, references
+ *   mm/memcg_charge.c charging: res through the per-CPU stock, then kmem;
+ *                     draining and reclaim before a charge is given up
+ *   mm/stock.c        the per-CPU charge stock
+ *   mm/kmem_hooks.c   the three page-allocator hooks
+ *   mm/user_memory.c  user pages (rss, cache), reclaim, moving charges
+ *   mm/memcg_oom.c    the domain OOM killer, for user memory only
+ *   mm/memcg_stat.c   memory.stat
+ *   mm/memcg_check.c  the invariants `check` verifies
+ *
+ * Locking, outermost first:
+ *   ctl_lock (kernel/ctlfs.c: every control-file handler runs under it)
+ *   the task table's lock (kernel/task_ops.h)
+ *   memcg_tree_lock: the tree, each domain's task list, task->memcg,
+ *                    limits and flags
+ *   user_memory_lock (mm/user_memory.c): user pages
+ *   res_counter locks, one per counter
+ *   memcg_list_lock: the list of every domain, dying ones included (taken
+ *                    with interrupts off: a domain may be freed from any
+ *                    context, when its last kernel page is freed)
+ * memcg_tree_lock is never taken with interrupts off, nor from an
+ * interrupt handler: its holder may wait for other CPUs (draining stocks).
+ */
+#ifndef MM_MEMCONTROL_H
+#define MM_MEMCONTROL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernel/list.h"
+#include "kernel/platform.h"
+#include "mm/gfp.h"
+#include "mm/res_counter.h"
+
+struct page;
+struct task;
+
+#define MEMCG_NAME_MAX 63   /* as CTL_NAME_MAX */
+#define MEMCG_PATH_MAX 256  /* as CTL_PATH_MAX */
+
+/* A user charge is retried this many times, reclaiming between tries,
+ * before the domain's OOM killer is called (Linux's value). */
+#define MEM_CGROUP_RECLAIM_RETRIES 5
+
+/*
+ * kmem_accounted: the bits of a domain's kernel-memory accounting state
+ * (the 2012 series' names). The domain's kernel allocations are charged
+ * if either is set.
+ */
+enum {
+	KMEM_ACCOUNTED_THIS,    /* this domain has a kmem limit */
+	KMEM_ACCOUNTED_PARENT,  /* an ancestor has one, with use_hierarchy */
+};
+#define KMEM_ACCOUNTED_MASK \
+	((1ul << KMEM_ACCOUNTED_THIS) | (1ul << KMEM_ACCOUNTED_PARENT))
+
+struct mem_cgroup {
+	/* The counters, each with its own lock. With use_hierarchy in the
+	 * parent (and the parent not the root), their parents are the
+	 * parent's counters. */
+	struct res_counter res;   /* user + kernel memory */
+	struct res_counter kmem;  /* kernel memory only */
+
+	/* References (atomic): the tree (while the domain is visible), each
+	 * task in it, each kernel page charged to it, each visible or dying
+	 * child, and charges in progress. */
+	int refcnt;
+
+	/* Under memcg_tree_lock. */
+	unsigned long kmem_accounted;  /* KMEM_ACCOUNTED_* bits */
+	bool kmem_account_activated;   /* holds a memcg_kmem_enabled_key
+					* reference, until it is freed */
+	bool use_hierarchy;            /* children's counters are ours too */
+	bool oom_kill_disable;         /* memory.oom_control */
+	bool dying;                    /* removed: invisible, waiting for its
+					* last kernel page to be freed */
+	struct mem_cgroup *parent;     /* NULL for the root */
+	struct list_head children;     /* visible children */
+	struct list_head sibling;      /* on parent->children */
+	struct list_head tasks;        /* its tasks, by task->memcg_node */
+	unsigned int nr_tasks;
+
+	int under_oom;  /* tasks waiting in this domain's OOM (atomic) */
+
+	/* Statistics of the pages it owns itself, in pages; rss and cache
+	 * under user_memory_lock, kernel_stack atomic. */
+	long nr_rss;
+	long nr_cache;
+	long nr_kernel_stack;
+
+	struct list_head all_node;     /* on memcg_all_list */
+	char name[MEMCG_NAME_MAX + 1];
+
+	/* Scratch space for mm/memcg_check.c and mm/memcg_stat.c, under
+	 * their own lock. */
+	int64_t scan_res, scan_kmem;
+	long scan_kmem_pages, scan_user_pages, scan_slab_pages;
+};
+
+extern struct mem_cgroup *root_mem_cgroup;
+
+static inline bool mem_cgroup_is_root(const struct mem_cgroup *memcg)
+{
+	return memcg == root_mem_cgroup;
+}
+
+/* memcg_kmem_is_accounted - are the domain's kernel allocations charged? */
+static inline bool memcg_kmem_is_accounted(const struct mem_cgroup *memcg)
+{
+	return READ_ONCE(memcg->kmem_accounted) & KMEM_ACCOUNTED_MASK;
+}
+
+/* mem_cgroup_from_res / _from_kmem - the domain of a counter. */
+static inline struct mem_cgroup *mem_cgroup_from_res(struct res_counter *c)
+{
+	return container_of(c, struct mem_cgroup, res);
+}
+
+static inline struct mem_cgroup *mem_cgroup_from_kmem(struct res_counter *c)
+{
+	return container_of(c, struct mem_cgroup, kmem);
+}
+
+/* --- references (mm/memcontrol.c) ---------------------------------------- */
+
+/* mem_cgroup_get - take a reference: the domain will not be freed until it
+ * is dropped. The caller must already hold one, or hold memcg_tree_lock
+ * with the domain visible. */
+void mem_cgroup_get(struct mem_cgroup *memcg);
+
+/*
+ * mem_cgroup_put - drop a reference. The last one frees a removed domain:
+ * that is when a dying domain's last kernel page is freed. Any context.
+ * Panics if the domain still has kernel memory charged (a page would be
+ * left pointing at a freed domain).
+ */
+void mem_cgroup_put(struct mem_cgroup *memcg);
+
+/*
+ * mem_cgroup_from_task_get - the domain of task, with a reference.
+ * @task: current, or a task that cannot change domain meanwhile
+ *
+ * A task may be moved by another CPU at any time; the reference keeps the
+ * domain it was in alive. NULL task, or one not yet in a domain: the root.
+ */
+struct mem_cgroup *mem_cgroup_from_task_get(struct task *task);
+
+/* --- the tree (mm/memcontrol.c) ------------------------------------------ */
+
+void memcg_tree_lock(void);
+void memcg_tree_unlock(void);
+
+/*
+ * mem_cgroup_create - make a domain, a child of parent (mkdir).
+ * @parent: a visible domain
+ * @name:   its name, at most MEMCG_NAME_MAX bytes (the directory's)
+ * @out:    the new domain
+ *
+ * The child inherits use_hierarchy; its counters are children of the
+ * parent's if the parent has use_hierarchy (and is not the root); it
+ * starts with KMEM_ACCOUNTED_PARENT if its kernel memory counts against
+ * an accounted ancestor. Returns 0, -ENOMEM, or -ENOENT if parent is
+ * being removed.
+ */
+int mem_cgroup_create(struct mem_cgroup *parent, const char *name,
+		      struct mem_cgroup **out);
+
+/*
+ * mem_cgroup_destroy - remove a domain (rmdir).
+ *
+ * Returns -EBUSY if it has tasks or children, -EINVAL for the root. Else:
+ * the domain leaves the tree, its stocks are drained, its user charges
+ * move to the parent (force_empty), and it lingers, dying, until its last
+ * kernel page is freed - at once, if it has none. Returns 0.
+ */
+int mem_cgroup_destroy(struct mem_cgroup *memcg);
+
+/*
+ * mem_cgroup_force_empty - memory.force_empty: move the domain's user
+ * charges to its parent (to the root if the parent does not have
+ * use_hierarchy, as Linux does: the root is never charged).
+ *
+ * Returns 0, -EINVAL for the root, -EBUSY if it has tasks or children.
+ */
+int mem_cgroup_force_empty(struct mem_cgroup *memcg);
+
+/*
+ * mem_cgroup_resize_limit - memory.limit_in_bytes.
+ * @limit: bytes (a page multiple) or RES_COUNTER_MAX
+ *
+ * A limit below the usage drains the stocks and reclaims cache pages, up
+ * to MEM_CGROUP_RECLAIM_RETRIES times. Returns 0, -EINVAL for the root,
+ * or -EBUSY if the usage stayed above the limit (which is then
+ * unchanged).
+ */
+int mem_cgroup_resize_limit(struct mem_cgroup *memcg, int64_t limit);
+
+/*
+ * memcg_update_kmem_limit - memory.kmem.limit_in_bytes.
+ * @limit: bytes (a page multiple) or RES_COUNTER_MAX
+ *
+ * A limit makes the domain accounted (KMEM_ACCOUNTED_THIS) and, the first
+ * time, takes a reference on memcg_kmem_enabled_key; its descendants (with
+ * use_hierarchy) get KMEM_ACCOUNTED_PARENT. RES_COUNTER_MAX clears THIS,
+ * and PARENT on the descendants left with no accounted ancestor. Returns
+ * 0, -EINVAL for the root, -EBUSY if the kmem usage is above @limit.
+ */
+int memcg_update_kmem_limit(struct mem_cgroup *memcg, int64_t limit);
+
+/*
+ * mem_cgroup_set_use_hierarchy - memory.use_hierarchy.
+ * Returns 0 (also when unchanged), -EINVAL to change it under a parent
+ * that has it, -EBUSY if the domain has children.
+ */
+int mem_cgroup_set_use_hierarchy(struct mem_cgroup *memcg, bool val);
+
+/*
+ * mem_cgroup_set_oom_kill_disable - memory.oom_control. Clearing it wakes
+ * the tasks waiting in the domain's OOM (they kill). -EINVAL for the root.
+ */
+int mem_cgroup_set_oom_kill_disable(struct mem_cgroup *memcg, bool val);
+
+/*
+ * mem_cgroup_iter_next - the next domain after pos in a preorder walk of
+ * the visible subtree of top (parents before children); NULL at the end.
+ * memcg_tree_lock held.
+ */
+struct mem_cgroup *mem_cgroup_iter_next(struct mem_cgroup *pos,
+					struct mem_cgroup *top);
+
+#define for_each_mem_cgroup_tree(pos, top) \
+	for (pos = (top); pos; pos = mem_cgroup_iter_next(pos, (top)))
+
+/* parent_mem_cgroup - the domain whose counters are charged with ours (our
+ * parent, if it has use_hierarchy and is not the root), or NULL. */
+static inline struct mem_cgroup *parent_mem_cgroup(struct mem_cgroup *memcg)
+{
+	return memcg->res.parent ? mem_cgroup_from_res(memcg->res.parent)
+				 : NULL;
+}
+
+/*
+ * mem_cgroup_path - "/cgroup/A/B" into buf (truncated to fit, always
+ * NUL-terminated). Works for dying domains too (they keep their parent).
+ */
+void mem_cgroup_path(struct mem_cgroup *memcg, char *buf, size_t size);
+
+/* Every domain, dying ones included, on memcg_all_list by all_node;
+ * memcg_list_lock is taken with interrupts off (spin_lock_irqsave). */
+extern struct list_head memcg_all_list;
+extern spinlock_t memcg_list_lock;
+
+/* nr_domains / nr_dying_descendants of /cgroup/cgroup.stat: visible
+ * domains, the root included, and removed ones still pinned. */
+unsigned long mem_cgroup_nr_domains(void);
+unsigned long mem_cgroup_nr_dying(void);
+
+/*
+ * mem_cgroup_snapshot - every domain, dying ones included, each with a
+ * reference: an array from kmalloc, *nr entries. NULL (and *nr 0) if out
+ * of memory. Give it back with mem_cgroup_snapshot_put().
+ */
+struct mem_cgroup **mem_cgroup_snapshot(size_t *nr);
+void mem_cgroup_snapshot_put(struct mem_cgroup **all, size_t nr);
+
+/* --- tasks entering and leaving (mm/memcontrol.c) ------------------------ */
+
+/*
+ * mem_cgroup_attach_task - put a new task (not yet running) in memcg:
+ * `run DOMAIN PROGRAM`, and the first tasks at boot (in the root).
+ * Also sets up the task's user-memory fields. Returns 0, or -ENOENT if
+ * memcg is being removed.
+ */
+int mem_cgroup_attach_task(struct mem_cgroup *memcg, struct task *task);
+
+/*
+ * mem_cgroup_fork_task - put child (not yet running) in the domain of
+ * parent (current, forking). If parent has been killed by cgroup.kill or
+ * the OOM killer, the child is killed too (task_kill), so that a fork bomb
+ * cannot outrun cgroup.kill. Returns 0.
+ */
+int mem_cgroup_fork_task(struct task *parent, struct task *child);
+
+/*
+ * mem_cgroup_move_task - `echo PID > tasks`: move task to domain to. Its
+ * existing charges stay where they are (each page remembers its domain).
+ * Returns 0, -ESRCH if the task has exited, -ENOENT if to is being
+ * removed, -EINVAL for a system task (they stay in the root). Waits for
+ * the other CPUs (an IPI): not from interrupt context or with interrupts
+ * off.
+ */
+int mem_cgroup_move_task(struct task *task, struct mem_cgroup *to);
+
+/*
+ * mem_cgroup_exit_task - task is exiting: free its user memory, and take it
+ * out of its domain (it is then charged nothing more: its memcg becomes the
+ * root). Call from the task itself, or once it no longer runs; kernel
+ * pages it still has (its stack) stay charged to their domain until freed.
+ */
+void mem_cgroup_exit_task(struct task *task);
+
+/*
+ * mem_cgroup_kill_tasks - cgroup.kill: task_kill() every task of the
+ * visible subtree of memcg, system tasks excepted. Returns how many.
+ */
+int mem_cgroup_kill_tasks(struct mem_cgroup *memcg);
+
+/*
+ * mem_cgroup_task_path - the path of the domain task is in (for ps),
+ * read under memcg_tree_lock so that a concurrent move is safe.
+ */
+void mem_cgroup_task_path(struct task *task, char *buf, size_t size);
+
+/* --- charging (mm/memcg_charge.c) ---------------------------------------- */
+
+/*
+ * mem_cgroup_try_charge - charge nr_pages to memcg's res counter (and,
+ * through it, its ancestors'), through this CPU's stock.
+ * @memcg:      the domain; the root is never charged (returns 0)
+ * @gfp:        the allocation's flags: __GFP_ATOMIC callers cannot wait
+ *              for other CPUs, so neither drain nor reclaim is tried
+ * @nr_pages:   how many pages
+ * @over_limit: on failure, set to the domain whose limit refused the
+ *              charge (for the OOM killer); may be NULL
+ *
+ * Served from the stock when it holds enough pages for @memcg; otherwise a
+ * batch (CHARGE_BATCH, or exactly @nr_pages if more) is charged and the
+ * surplus refills the stock; if the batch does not fit, exactly @nr_pages
+ * is tried. On a refusal, the stocks of all CPUs are drained and cache
+ * pages of the refusing domain's subtree are reclaimed, and the charge is
+ * retried, up to MEM_CGROUP_RECLAIM_RETRIES times while that helps.
+ * Never calls the OOM killer. Returns 0 or -ENOMEM.
+ */
+int mem_cgroup_try_charge(struct mem_cgroup *memcg, gfp_t gfp,
+			  unsigned int nr_pages,
+			  struct mem_cgroup **over_limit);
+
+/* mem_cgroup_uncharge - give back nr_pages to memcg's res counter. */
+void mem_cgroup_uncharge(struct mem_cgroup *memcg, unsigned int nr_pages);
+
+/*
+ * memcg_charge_kmem - charge a kernel allocation of nr_pages: res first
+ * (mem_cgroup_try_charge), then kmem; if kmem refuses, res is uncharged
+ * again. Returns 0 or -ENOMEM; never OOM-kills.
+ */
+int memcg_charge_kmem(struct mem_cgroup *memcg, gfp_t gfp,
+		      unsigned int nr_pages);
+
+/* memcg_uncharge_kmem - give back a kernel allocation: kmem, then res. */
+void memcg_uncharge_kmem(struct mem_cgroup *memcg, unsigned int nr_pages);
+
+/*
+ * memcg_account_kernel_stack - fork and exit report a kernel stack (Linux:
+ * account_kernel_stack), for memory.stat's kernel_stack.
+ * @stack:   the stack's first page, after alloc_pages / before freeing
+ * @account: +1 for a new stack, -1 for one about to be freed
+ */
+void memcg_account_kernel_stack(struct page *stack, int account);
+
+#endif

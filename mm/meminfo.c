@@ -1,0 +1,108 @@
+/*
+ * mm/meminfo.c - /proc/meminfo and /proc/buddyinfo: how much memory there
+ * is, how much is free, and how fragmented the free memory is.
+ *
+ * MemFree counts the buddy allocator's free lists and the per-CPU lists
+ * (nr_free_pages). buddyinfo shows, for each order, how many free blocks
+ * of that size the buddy allocator holds (pages on per-CPU lists are not
+ * in it, as in Linux).
+ */
+#include "mm/meminfo.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "kernel/ctlfs.h"
+#include "mm/buddy.h"
+#include "mm/slab.h"
+
+/* Append to buf at *len, never past size; returns the new length. */
+static int __attribute__((format(printf, 4, 5)))
+buf_printf(char *buf, size_t size, int len, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if ((size_t)len + 1 >= size)
+		return len;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + len, size - len, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return len;
+	if ((size_t)(len + n) >= size)
+		return size - 1;
+	return len + n;
+}
+
+/* Linux's show_val_kb: the label padded to 16 columns, then %8lu kB. */
+static int show_val_kb(char *buf, size_t size, int len, const char *label,
+		       unsigned long pages)
+{
+	return buf_printf(buf, size, len, "%-16s%8lu kB\n", label,
+			  pages << (PAGE_SHIFT - 10));
+}
+
+int meminfo_show(char *buf, size_t size)
+{
+	int len = 0;
+
+	if (size == 0)
+		return 0;
+	buf[0] = '\0';
+	len = show_val_kb(buf, size, len, "MemTotal:", totalram_pages);
+	len = show_val_kb(buf, size, len, "MemFree:", nr_free_pages());
+	len = show_val_kb(buf, size, len, "Slab:", READ_ONCE(nr_slab_pages));
+	return len;
+}
+
+int buddyinfo_show(char *buf, size_t size)
+{
+	unsigned long nr_free[MAX_ORDER + 1];
+	unsigned long flags;
+	int len = 0;
+
+	if (size == 0)
+		return 0;
+	buf[0] = '\0';
+
+	/* One consistent snapshot of the counts. */
+	flags = spin_lock_irqsave(&zone_normal.lock);
+	for (int order = 0; order <= MAX_ORDER; order++)
+		nr_free[order] = zone_normal.free_area[order].nr_free;
+	spin_unlock_irqrestore(&zone_normal.lock, flags);
+
+	/* Linux's frag_show_print, exactly. */
+	len = buf_printf(buf, size, len, "Node %d, zone %8s ", 0,
+			 zone_normal.name);
+	for (int order = 0; order <= MAX_ORDER; order++)
+		len = buf_printf(buf, size, len, "%6lu ", nr_free[order]);
+	len = buf_printf(buf, size, len, "\n");
+	return len;
+}
+
+static int meminfo_read(struct ctl_node *file, char *buf, size_t size)
+{
+	return meminfo_show(buf, size);
+}
+
+static int buddyinfo_read(struct ctl_node *file, char *buf, size_t size)
+{
+	return buddyinfo_show(buf, size);
+}
+
+static const struct ctl_ops meminfo_ops = {.read = meminfo_read};
+static const struct ctl_ops buddyinfo_ops = {.read = buddyinfo_read};
+
+void mm_proc_init(void)
+{
+	struct ctl_node *proc;
+
+	if (ctl_lookup(ctl_root(), "/proc", &proc) != 0) {
+		printk("mm: /proc does not exist: no meminfo, buddyinfo\n");
+		return;
+	}
+	if (!ctl_create_file(proc, "meminfo", &meminfo_ops, NULL) ||
+	    !ctl_create_file(proc, "buddyinfo", &buddyinfo_ops, NULL))
+		printk("mm: cannot create /proc/meminfo, /proc/buddyinfo\n");
+}

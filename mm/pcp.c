@@ -1,0 +1,155 @@
+/*
+ * mm/pcp.c - per-CPU lists of free order-0 pages, in front of the buddy
+ * allocator (Linux: the per_cpu_pages of each zone).
+ *
+ * alloc_pages(gfp, 0) and free_pages(page, 0) come here. The common case
+ * touches only this CPU's list: interrupts off (so that neither an
+ * interrupt handler on this CPU nor a drain IPI sees a half-done list),
+ * take or put a page, interrupts back on. No lock is shared with another
+ * CPU, no cache line bounces.
+ *
+ * The buddy allocator is visited in batches: an empty list is refilled
+ * with `batch` pages under the zone lock, and a list that reaches `high`
+ * gives its `batch` coldest pages back. Pages on these lists are free (they
+ * count in MemFree) but cannot merge with their buddies until drained:
+ * drain_all_pages() empties every list when an allocation would otherwise
+ * fail.
+ */
+#include "mm/pcp.h"
+
+#include "mm/buddy.h"
+
+struct per_cpu_pages pcp_lists[NR_CPUS];
+
+/*
+ * Linux's zone_batchsize(): about a quarter of a thousandth of memory, at
+ * most 512 KiB, rounded to 2^n - 1 (so that batches of neighbouring CPUs do
+ * not keep hitting the same buddy pairs); at least 1. high is 6 batches.
+ * 512 MiB of RAM gives batch 31, high 186.
+ */
+static int zone_batchsize(unsigned long pages)
+{
+	unsigned long batch = pages / 1024;
+	unsigned long pow2 = 1;
+
+	if (batch > (512 * 1024) / PAGE_SIZE)
+		batch = (512 * 1024) / PAGE_SIZE;
+	batch /= 4;
+	batch += batch / 2;
+	while (pow2 * 2 <= batch)
+		pow2 *= 2;
+	batch = pow2 - 1;
+	return batch < 1 ? 1 : (int)batch;
+}
+
+void pcp_init(void)
+{
+	int batch = zone_batchsize(totalram_pages);
+
+	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
+		struct per_cpu_pages *pcp = &pcp_lists[cpu];
+
+		pcp->count = 0;
+		pcp->batch = batch;
+		pcp->high = 6 * batch;
+		INIT_LIST_HEAD(&pcp->list);
+	}
+}
+
+/*
+ * rmqueue_bulk - move up to count order-0 pages from the buddy allocator to
+ * the list; returns how many it moved. Local interrupts are off.
+ */
+static int rmqueue_bulk(int count, struct list_head *list)
+{
+	unsigned long flags = spin_lock_irqsave(&zone_normal.lock);
+	int i;
+
+	for (i = 0; i < count; i++) {
+		struct page *page = __rmqueue(0);
+
+		if (!page)
+			break;
+		page->flags = PG_pcp;
+		list_add_tail(&page->lru, list);
+	}
+	spin_unlock_irqrestore(&zone_normal.lock, flags);
+	return i;
+}
+
+/*
+ * free_pcppages_bulk - give up to count pages from the cold end of the list
+ * back to the buddy allocator. Local interrupts are off.
+ */
+static void free_pcppages_bulk(int count, struct per_cpu_pages *pcp)
+{
+	unsigned long flags = spin_lock_irqsave(&zone_normal.lock);
+
+	while (count-- > 0 && !list_empty(&pcp->list)) {
+		struct page *page = list_entry(pcp->list.prev, struct page, lru);
+
+		list_del(&page->lru);
+		pcp->count--;
+		page->flags = 0;
+		__free_one_page(page, page_to_pfn(page), 0);
+	}
+	spin_unlock_irqrestore(&zone_normal.lock, flags);
+}
+
+struct page *pcp_alloc_page(void)
+{
+	unsigned long flags = local_irq_save();
+	struct per_cpu_pages *pcp = &pcp_lists[smp_processor_id()];
+	struct page *page = NULL;
+
+	if (unlikely(list_empty(&pcp->list)))
+		pcp->count += rmqueue_bulk(pcp->batch, &pcp->list);
+	if (likely(!list_empty(&pcp->list))) {
+		page = list_first_entry(&pcp->list, struct page, lru);
+		list_del(&page->lru);
+		pcp->count--;
+	}
+	local_irq_restore(flags);
+	return page;
+}
+
+void pcp_free_page(struct page *page)
+{
+	unsigned long flags = local_irq_save();
+	struct per_cpu_pages *pcp = &pcp_lists[smp_processor_id()];
+
+	page->flags = PG_pcp;
+	list_add(&page->lru, &pcp->list);
+	pcp->count++;
+	if (unlikely(pcp->count >= pcp->high))
+		free_pcppages_bulk(pcp->batch, pcp);
+	local_irq_restore(flags);
+}
+
+void drain_local_pages(void)
+{
+	unsigned long flags = local_irq_save();
+	struct per_cpu_pages *pcp = &pcp_lists[smp_processor_id()];
+
+	free_pcppages_bulk(pcp->count, pcp);
+	local_irq_restore(flags);
+}
+
+static void drain_local_pages_fn(void *unused)
+{
+	drain_local_pages();
+}
+
+void drain_all_pages(void)
+{
+	smp_call_function_all(drain_local_pages_fn, NULL);
+}
+
+unsigned long pcp_nr_pages(void)
+{
+	unsigned long total = 0;
+
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+		total += READ_ONCE(pcp_lists[cpu].count);
+	return total;
+}

@@ -1,0 +1,148 @@
+/*
+ * mm/res_counter.h - resource counters: how much of something a domain
+ * uses, how much it may use, and how often it was refused (Linux 2012:
+ * kernel/res_counter.c, include/linux/res_counter.h).
+ *
+ * A counter counts bytes. Counters form a tree through their parent
+ * pointers: a charge to a counter is a charge to each of its ancestors
+ * too, and fails at the first one whose limit it would pass. That counter
+ * takes the blame (failcnt + 1, and it is handed back to the caller in
+ * *limit_fail_at), and the charges already made below it are undone, so
+ * that a failed charge leaves every counter as it was.
+ *
+ * Each counter has its own lock; there is no lock over the whole tree. A
+ * charge holds one counter's lock at a time, so two charges may run up
+ * the same tree side by side. Interrupts are off during a charge or
+ * uncharge (pages are freed, and so uncharged, from interrupt context).
+ */
+#ifndef MM_RES_COUNTER_H
+#define MM_RES_COUNTER_H
+
+#include <stdint.h>
+
+#include "kernel/spinlock.h"
+
+/* The limit of an unlimited counter: reads back as 9223372036854775807. */
+#define RES_COUNTER_MAX INT64_MAX
+
+struct res_counter {
+	int64_t usage;      /* bytes charged now */
+	int64_t max_usage;  /* the highest usage since the last reset */
+	int64_t limit;      /* usage may not pass it; RES_COUNTER_MAX: none */
+	uint64_t failcnt;   /* charges refused because of this limit */
+	spinlock_t lock;    /* protects the four fields above */
+	struct res_counter *parent;  /* charged with us; NULL at the top */
+};
+
+/* The members res_counter_read_u64() can read (Linux's names). */
+enum res_member {
+	RES_USAGE,
+	RES_MAX_USAGE,
+	RES_LIMIT,
+	RES_FAILCNT,
+};
+
+/*
+ * res_counter_init - an empty, unlimited counter.
+ * @counter: the counter
+ * @parent:  the counter every charge to @counter also goes to, or NULL
+ */
+void res_counter_init(struct res_counter *counter, struct res_counter *parent);
+
+/*
+ * res_counter_charge - charge val bytes to counter and all its ancestors.
+ * @counter:       where the charge starts
+ * @val:           bytes, >= 0
+ * @limit_fail_at: set to the counter that refused the charge, on failure
+ *
+ * Walks up from @counter. If some counter's usage + @val would pass its
+ * limit, that counter's failcnt is incremented, the charges made so far
+ * (to the counters below it) are rolled back, and -ENOMEM is returned.
+ * Returns 0 when every counter up to the top took the charge.
+ */
+int res_counter_charge(struct res_counter *counter, int64_t val,
+		       struct res_counter **limit_fail_at);
+
+/*
+ * res_counter_try_charge - res_counter_charge for a charge that is only a
+ * wish: a refusal is not counted in failcnt.
+ *
+ * The per-CPU stock charges a batch of pages in advance; when the batch
+ * does not fit, the exact charge is tried next, and only a refusal of that
+ * one is a real failure for the user to see in memory.failcnt.
+ */
+int res_counter_try_charge(struct res_counter *counter, int64_t val,
+			   struct res_counter **limit_fail_at);
+
+/*
+ * res_counter_charge_nofail - charge val bytes to counter and all its
+ * ancestors even past their limits.
+ *
+ * Returns -ENOMEM (and sets *limit_fail_at to the first counter whose
+ * limit was passed, with failcnt + 1 there) if some limit was passed, 0
+ * otherwise; either way, the charge has been made. For charges that
+ * cannot be refused; tally's charge paths do not use it (usage <= limit
+ * is an invariant `check` verifies), it is kept for completeness.
+ */
+int res_counter_charge_nofail(struct res_counter *counter, int64_t val,
+			      struct res_counter **limit_fail_at);
+
+/*
+ * res_counter_uncharge - give back val bytes to counter and all its
+ * ancestors. Uncharging more than was charged is a bug: it is reported
+ * on the console, and the usage goes negative, for `check` to find.
+ */
+void res_counter_uncharge(struct res_counter *counter, int64_t val);
+
+/*
+ * res_counter_uncharge_until - give back val bytes to counter and its
+ * ancestors below top (top itself, and what is above it, keep the
+ * charge). Moving a charge from a domain to its parent is exactly this,
+ * since the parent was charged with the child. top NULL: the whole chain.
+ */
+void res_counter_uncharge_until(struct res_counter *counter,
+				struct res_counter *top, int64_t val);
+
+/*
+ * res_counter_set_limit - set counter's limit.
+ * @limit: bytes, or RES_COUNTER_MAX for no limit
+ *
+ * Returns 0, or -EBUSY if the usage is already above @limit (the limit is
+ * then unchanged).
+ */
+int res_counter_set_limit(struct res_counter *counter, int64_t limit);
+
+/* res_counter_reset_max - max_usage becomes the current usage. */
+void res_counter_reset_max(struct res_counter *counter);
+
+/* res_counter_reset_failcnt - failcnt becomes 0. */
+void res_counter_reset_failcnt(struct res_counter *counter);
+
+/* res_counter_read_u64 - one member of the counter (a snapshot). */
+uint64_t res_counter_read_u64(struct res_counter *counter,
+			      enum res_member member);
+
+/* res_counter_usage - the usage, signed (negative only after a bug). */
+static inline int64_t res_counter_usage(struct res_counter *counter)
+{
+	return READ_ONCE(counter->usage);
+}
+
+/*
+ * res_counter_margin - how many bytes could still be charged to this
+ * counter alone (its ancestors may allow less); 0 if it is full.
+ */
+int64_t res_counter_margin(struct res_counter *counter);
+
+/* res_counter_is_ancestor - is top on the chain from counter up (counter
+ * itself included)? */
+static inline bool res_counter_is_ancestor(const struct res_counter *counter,
+					   const struct res_counter *top)
+{
+	for (; counter; counter = counter->parent)
+		if (counter == top)
+			return true;
+	return false;
+}
+
+#endif

@@ -1,0 +1,140 @@
+/*
+ * mm/slab.h - the slab allocator: small kernel objects (tasks, domains,
+ * control-file nodes, ...) packed into pages, and kmalloc()/kfree().
+ *
+ * A cache (struct kmem_cache) hands out objects of one size. It takes
+ * slabs - blocks of 2^order pages - from the buddy allocator and cuts each
+ * into objects; a slab whose objects are all free goes back to the buddy
+ * allocator (one empty slab per cache is kept, to absorb alloc/free
+ * churn). kmalloc() serves sizes up to KMALLOC_MAX_CACHE_SIZE from caches
+ * of powers of two, and larger sizes straight from alloc_pages().
+ */
+#ifndef MM_SLAB_H
+#define MM_SLAB_H
+
+#include <stddef.h>
+
+#include "kernel/list.h"
+#include "kernel/spinlock.h"
+#include "mm/gfp.h"
+
+/* kmem_cache_create flags */
+#define SLAB_HWCACHE_ALIGN 0x1u  /* align objects to a cache line */
+#define SLAB_PANIC         0x2u  /* panic if the cache cannot be created */
+
+#define KMALLOC_MIN_SIZE 8
+#define KMALLOC_MAX_CACHE_SIZE 2048  /* larger kmallocs take whole pages */
+#define KMALLOC_NR_CACHES 9          /* kmalloc-8 .. kmalloc-2048 */
+#define KMEM_CACHE_NAME_MAX 32
+
+struct kmem_cache {
+	spinlock_t lock;               /* protects the lists and counts */
+	/* Slabs, as their first page's struct page, linked by page->lru. */
+	struct list_head slabs_partial; /* some objects free */
+	struct list_head slabs_full;    /* no object free */
+	struct list_head slabs_free;    /* no object in use: at most one */
+	unsigned int object_size;      /* size asked for */
+	unsigned int size;             /* object size with alignment padding */
+	unsigned int align;
+	unsigned int offset;           /* first object, from the slab start */
+	unsigned int order;            /* each slab is 2^order pages */
+	unsigned int num;              /* objects per slab */
+	unsigned int flags;
+	unsigned long active_objs;     /* objects in use */
+	unsigned long num_slabs;       /* slabs held, full + partial + free */
+	struct list_head list;         /* on slab_caches */
+	char name[KMEM_CACHE_NAME_MAX];
+};
+
+/*
+ * kmem_cache_create - a cache of objects of size bytes.
+ * @name:  shown in slabinfo (copied)
+ * @size:  object size, > 0
+ * @align: object alignment (a power of two; 0: 8 bytes)
+ * @flags: SLAB_HWCACHE_ALIGN, SLAB_PANIC
+ *
+ * Returns the cache, or NULL if out of memory or size is too large for a
+ * slab (SLAB_PANIC: panics instead).
+ */
+struct kmem_cache *kmem_cache_create(const char *name, size_t size,
+				     size_t align, unsigned int flags);
+
+/*
+ * kmem_cache_alloc - an object from the cache, or NULL if out of memory.
+ * gfp is passed to alloc_pages() when a new slab is needed; __GFP_ZERO
+ * zeroes the object. Any context (with __GFP_ATOMIC where it applies).
+ */
+void *kmem_cache_alloc(struct kmem_cache *cache, gfp_t gfp);
+
+/*
+ * kmem_cache_free - give back an object of this cache. Panics if obj is not
+ * an object of the cache, or (detectably) already free.
+ */
+void kmem_cache_free(struct kmem_cache *cache, void *obj);
+
+/* kmem_cache_shrink - give the cache's empty slabs back to the buddy
+ * allocator. */
+void kmem_cache_shrink(struct kmem_cache *cache);
+
+/* kmem_cache_destroy - free an empty cache (panics if objects are still in
+ * use). NULL: nothing is done. */
+void kmem_cache_destroy(struct kmem_cache *cache);
+
+/*
+ * kmalloc - size bytes of kernel memory, aligned to 8 bytes (to a page
+ * above KMALLOC_MAX_CACHE_SIZE), or NULL. size 0 gives a minimal object.
+ * gfp as for kmem_cache_alloc; a large kmalloc passes it to alloc_pages.
+ */
+void *kmalloc(size_t size, gfp_t gfp);
+
+static inline void *kzalloc(size_t size, gfp_t gfp)
+{
+	return kmalloc(size, gfp | __GFP_ZERO);
+}
+
+/* kfree - give back memory from kmalloc (or kmem_cache_alloc). NULL: no-op.
+ * Panics if p was not returned by them. */
+void kfree(const void *p);
+
+/* ksize - the usable size of the kmalloc'd block p (at least what was
+ * asked for). */
+size_t ksize(const void *p);
+
+/* --- statistics, for /proc/slabinfo and /proc/meminfo -------------------- */
+
+/* All caches, in creation order, protected by slab_caches_lock. */
+extern struct list_head slab_caches;
+extern spinlock_t slab_caches_lock;
+
+/* nr_slab_pages - pages held by all caches (meminfo's "Slab:"). */
+extern unsigned long nr_slab_pages;
+
+/* slabinfo - one cache's line of /proc/slabinfo (Linux's fields). */
+struct slabinfo {
+	unsigned long active_objs;
+	unsigned long num_objs;
+	unsigned long active_slabs;  /* slabs with an object in use */
+	unsigned long num_slabs;
+	unsigned int objsize;        /* size with padding */
+	unsigned int objperslab;
+	unsigned int pagesperslab;
+};
+
+/* get_slabinfo - a consistent snapshot of cache's counts. */
+void get_slabinfo(struct kmem_cache *cache, struct slabinfo *info);
+
+/*
+ * slab_debug - debug option, off by default: free objects are filled with
+ * SLAB_POISON_FREE and checked when handed out again (a use after free
+ * panics), and kmem_cache_free searches the slab's free list for the object
+ * (every double free panics, not only an immediate one). Set it before
+ * mm_init.
+ */
+extern bool slab_debug;
+#define SLAB_POISON_FREE 0x6b
+
+/* kmem_cache_init - (re)set the slab allocator: no caches but the
+ * kmalloc caches and the cache of caches, all empty. Called by mm_init. */
+void kmem_cache_init(void);
+
+#endif

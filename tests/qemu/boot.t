@@ -1,0 +1,90 @@
+#!/usr/bin/perl
+# tests/qemu/boot.t - the boot matrix: -kernel on 1, 2 and 4 CPUs, and the
+# ISO under SeaBIOS and OVMF. Each boot must print the banner
+# "tally VERSION cpus=N mem=MMiB" (SPEC 7.1) with N = -smp and MMiB
+# plausible for -m, reach the prompt, and power off with QEMU exit status 1
+# (SPEC 3). The time from start to prompt is printed, not asserted.
+use strict;
+use warnings;
+use FindBin;
+use lib "$FindBin::Bin/lib";
+use Test::More;
+use Tally;
+
+diag('accelerator: ' . Tally::accel_name() . ', timeouts x' . Tally::scale());
+
+# mem_ok(MiB reported, -m in MiB) - the banner counts usable RAM: at most
+# what QEMU was given, and at least 90% of it (the holes below 1 MiB, the
+# BIOS and ACPI areas are far smaller than that).
+sub mem_ok {
+	my ($mib, $m) = @_;
+	return $mib <= $m && $mib >= int($m * 0.9);
+}
+
+sub to_mib {
+	my ($m) = @_;
+	return $m =~ /^(\d+)G$/ ? $1 * 1024 : $m =~ /^(\d+)M?$/ ? $1 : die "size $m";
+}
+
+# The -kernel matrix.
+for my $case ([1, '256M'], [2, '512M'], [4, '1G']) {
+	my ($smp, $mem) = @$case;
+	my $m = to_mib($mem);
+	subtest "-kernel -smp $smp -m $mem" => sub {
+		my $t = Tally->boot(smp => $smp, mem => $mem, timeout => 180);
+		my ($line) = $t->wait_for(qr/\A([^\n]*)\n/, 60);
+		ok(defined $line, 'a first line is printed')
+			or return $t->stop;
+		my ($ver, $cpus, $mib) = $line =~ /\A$Tally::BANNER_RE\z/;
+		ok(defined $ver, 'the first line is the banner')
+			or diag("first line: '" . Tally::_printable($line) . "'");
+		is($cpus, $smp, "banner: cpus=$smp");
+		ok(defined $mib && mem_ok($mib, $m), "banner: mem plausible for -m $mem")
+			or diag('banner says mem=' . ($mib // '?') . "MiB for -m $mem");
+
+		my $cwd = $t->prompt(60);
+		is($cwd, '/', 'the prompt tally:/# is reached');
+		diag(sprintf('-smp %d: %.2fs from start to prompt (%s)',
+			$smp, $t->boot_time, $t->kvm ? 'KVM' : 'TCG'))
+			if defined $t->boot_time;
+
+		my @cpuinfo = $t->cmd('cat /proc/cpuinfo', 30);
+		ok($t->last_ok, 'cat /proc/cpuinfo answers');
+		my @proc = map { /^processor\s*:\s*(\d+)\s*$/ ? $1 : () } @cpuinfo;
+		is(scalar @proc, $smp, "/proc/cpuinfo lists $smp CPUs");
+		is_deeply([sort { $a <=> $b } @proc], [0 .. $smp - 1],
+			'processor numbers 0..' . ($smp - 1));
+
+		is($t->poweroff(30), 1, 'poweroff: QEMU exits with status 1');
+		$t->stop;
+	};
+}
+
+# The ISO: GRUB, multiboot2, under SeaBIOS and under OVMF.
+for my $fw ('bios', 'uefi') {
+	subtest "ISO under " . ($fw eq 'bios' ? 'SeaBIOS' : 'OVMF') => sub {
+		if (!-f Tally::iso_path()) {
+			fail('the ISO exists');
+			diag(Tally::iso_path() . ' is missing: run make iso');
+			return;
+		}
+		my $t = Tally->boot(iso => $fw, smp => 2, mem => '512M', timeout => 300);
+		# Firmware and GRUB print before the kernel (with escape
+		# sequences under OVMF): the banner need not be the first line.
+		my ($ver, $cpus, $mib) = $t->wait_for($Tally::BANNER_RE, 120);
+		ok(defined $ver, 'the banner is printed') or return $t->stop;
+		is($cpus, 2, 'banner: cpus=2');
+		ok(mem_ok($mib, 512), 'banner: mem plausible for -m 512M')
+			or diag("banner says mem=${mib}MiB");
+		is($t->prompt(60), '/', 'the prompt is reached');
+		diag(sprintf('ISO %s: %.2fs from start to prompt (%s)', $fw,
+			$t->boot_time, $t->kvm ? 'KVM' : 'TCG'))
+			if defined $t->boot_time;
+		my $pwd = $t->cmd('pwd');
+		is($pwd, '/', 'the shell answers pwd');
+		is($t->poweroff(30), 1, 'poweroff: QEMU exits with status 1');
+		$t->stop;
+	};
+}
+
+done_testing();

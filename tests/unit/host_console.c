@@ -1,0 +1,150 @@
+/*
+ * tests/unit/host_console.c - console input and output, time and
+ * power-off for host programs; see host_console.h.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/console.h"
+#include "kernel/platform.h"
+#include "kernel/power.h"
+#include "kernel/time.h"
+#include "tests/unit/host_console.h"
+
+/* Input: a growing array, read from the front. */
+static char *in_buf;
+static size_t in_len, in_pos, in_cap;
+
+/* Output capture. */
+static char *out_buf;
+static size_t out_len, out_cap;
+static bool capturing, discarding;
+
+volatile uint64_t jiffies;
+uint64_t host_msleep_total_ms;
+void (*host_poweroff_hook)(int value);
+void (*console_wait_hook)(void);
+void (*console_wake_hook)(void);
+
+static void *xrealloc(void *p, size_t size)
+{
+	p = realloc(p, size);
+	if (!p) {
+		fprintf(stderr, "host_console: out of memory\n");
+		abort();
+	}
+	return p;
+}
+
+void host_console_input(const char *bytes, size_t len)
+{
+	if (len == 0)
+		return;
+	if (in_pos == in_len)
+		in_pos = in_len = 0;
+	if (in_len + len > in_cap) {
+		in_cap = (in_len + len) * 2;
+		in_buf = xrealloc(in_buf, in_cap);
+	}
+	memcpy(in_buf + in_len, bytes, len);
+	in_len += len;
+}
+
+void host_console_input_str(const char *s)
+{
+	host_console_input(s, strlen(s));
+}
+
+void host_console_input_clear(void)
+{
+	in_pos = in_len = 0;
+}
+
+void console_input(char c)
+{
+	host_console_input(&c, 1);
+}
+
+bool console_input_pending(void)
+{
+	return in_pos < in_len;
+}
+
+int console_getc(void)
+{
+	if (in_pos == in_len)
+		return -1;
+	return (unsigned char)in_buf[in_pos++];
+}
+
+/* host_console_append - the sink of printk (host_printk_hook) and
+ * console_write while capturing or discarding. */
+static void host_console_append(const char *s, size_t len)
+{
+	if (discarding)
+		return;
+	if (out_len + len + 1 > out_cap) {
+		out_cap = (out_len + len + 1) * 2;
+		out_buf = xrealloc(out_buf, out_cap);
+	}
+	memcpy(out_buf + out_len, s, len);
+	out_len += len;
+	out_buf[out_len] = '\0';
+}
+
+static void update_hook(void)
+{
+	host_printk_hook = capturing || discarding ? host_console_append : NULL;
+}
+
+void host_console_capture(bool on)
+{
+	capturing = on;
+	out_len = 0;
+	if (out_buf)
+		out_buf[0] = '\0';
+	update_hook();
+}
+
+void host_console_discard(bool on)
+{
+	discarding = on;
+	update_hook();
+}
+
+const char *host_console_output(void)
+{
+	return out_buf ? out_buf : "";
+}
+
+void console_write(const char *s, size_t len)
+{
+	if (capturing || discarding)
+		host_console_append(s, len);
+	else
+		fwrite(s, 1, len, stdout);
+}
+
+uint64_t uptime_ms(void)
+{
+	return host_msleep_total_ms;
+}
+
+void msleep(unsigned int ms)
+{
+	host_msleep_total_ms += ms;
+}
+
+_Noreturn void machine_exit(int value)
+{
+	if (host_poweroff_hook)
+		host_poweroff_hook(value);
+	fflush(stdout);
+	exit(2 * value + 1);
+}
+
+_Noreturn void machine_poweroff(void)
+{
+	machine_exit(0);
+}

@@ -1,0 +1,114 @@
+/*
+ * tests/unit/host_tasks.c - the calls of kernel/task_ops.h for host
+ * programs (unit tests, fuzzers): the tasks are the test's own struct
+ * task objects, registered in a small table.
+ */
+#include "tests/unit/host_tasks.h"
+
+#include "kernel/platform.h"
+#include "kernel/task_ops.h"
+
+static struct task *tasks[HOST_MAX_TASKS];
+static bool killed[HOST_MAX_TASKS];
+int host_tasks_killed;
+void (*host_kill_hook)(struct task *task);
+void (*host_oom_wait_hook)(void);
+int host_oom_waits, host_oom_wakes;
+
+static int slot_of(const struct task *task)
+{
+	for (int i = 0; i < HOST_MAX_TASKS; i++)
+		if (tasks[i] == task)
+			return i;
+	return -1;
+}
+
+void host_task_register(struct task *task)
+{
+	int i = slot_of(NULL);
+
+	if (i < 0)
+		panic("host_task_register: more than %d tasks", HOST_MAX_TASKS);
+	tasks[i] = task;
+	killed[i] = false;
+}
+
+void host_task_unregister(struct task *task)
+{
+	int i = slot_of(task);
+
+	if (i >= 0) {
+		tasks[i] = NULL;
+		killed[i] = false;
+	}
+}
+
+void host_task_unregister_all(void)
+{
+	for (int i = 0; i < HOST_MAX_TASKS; i++) {
+		tasks[i] = NULL;
+		killed[i] = false;
+	}
+}
+
+bool host_task_killed(const struct task *task)
+{
+	int i = slot_of(task);
+
+	return i >= 0 && killed[i];
+}
+
+void host_task_clear_killed(struct task *task)
+{
+	int i = slot_of(task);
+
+	if (i >= 0)
+		killed[i] = false;
+}
+
+struct task *task_get(int pid)
+{
+	for (int i = 0; i < HOST_MAX_TASKS; i++)
+		if (tasks[i] && tasks[i]->pid == pid)
+			return tasks[i];
+	return NULL;
+}
+
+void task_put(struct task *task)
+{
+}
+
+void task_kill(struct task *task)
+{
+	int i = slot_of(task);
+
+	if (task->flags & TASK_SYSTEM)
+		panic("task_kill: task %d is a system task", task->pid);
+	if (i >= 0)
+		killed[i] = true;
+	host_tasks_killed++;
+	if (host_kill_hook)
+		host_kill_hook(task);
+}
+
+bool task_kill_pending(const struct task *task)
+{
+	return host_task_killed(task);
+}
+
+void oom_wait(void)
+{
+	host_oom_waits++;
+	if (host_oom_wait_hook) {
+		host_oom_wait_hook();
+		return;
+	}
+	if (host_oom_waits > HOST_OOM_WAIT_LIMIT)
+		panic("oom_wait: waited %d times: nothing will free memory",
+		      host_oom_waits);
+}
+
+void oom_wake_all(void)
+{
+	host_oom_wakes++;
+}

@@ -1,0 +1,154 @@
+/*
+ * tests/unit/memcg_test.h - what the host tests of domains share: fake
+ * memory, tasks, domains made through /cgroup, and the check that every
+ * test ends with (as xv6's usertests bracket each test with countfree).
+ *
+ * Include after <cmocka.h>. The memory and /cgroup are set up once per
+ * program (memcg_test_setup, as a group setup); each test must leave no
+ * domain, no task and no charged page behind (memcg_test_teardown
+ * asserts it).
+ */
+#ifndef TESTS_UNIT_MEMCG_TEST_H
+#define TESTS_UNIT_MEMCG_TEST_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/cgroupfs.h"
+#include "kernel/ctlfs.h"
+#include "kernel/task.h"
+#include "mm/buddy.h"
+#include "mm/kmem_hooks.h"
+#include "mm/memcg_check.h"
+#include "mm/memcg_stat.h"
+#include "mm/memcontrol.h"
+#include "mm/stock.h"
+#include "mm/user_memory.h"
+#include "tests/unit/host_mem.h"
+#include "tests/unit/host_tasks.h"
+
+#define MEMCG_TEST_RAM (64ul << 20)
+
+static unsigned long memcg_test_free_at_start;
+
+/* assert_check_ok - memcg_check() finds nothing wrong. */
+#define assert_check_ok() \
+	do { \
+		char check_text_[4096]; \
+		if (memcg_check(check_text_, sizeof(check_text_))) \
+			fail_msg("check failed:\n%s", check_text_); \
+	} while (0)
+
+static inline int memcg_test_setup(void **state)
+{
+	(void)state;
+	setenv("HOST_QUIET", "1", 0);
+	host_mem_init(MEMCG_TEST_RAM);
+	if (cgroupfs_init())
+		return -1;
+	nr_cpus = 4;
+	memcg_test_free_at_start = nr_free_pages();
+	return 0;
+}
+
+/* Every test starts and ends on CPU 0, as a task of the root. */
+static inline int memcg_test_teardown(void **state)
+{
+	(void)state;
+	host_set_cpu(0);
+	host_set_current(NULL);
+	host_in_interrupt = false;
+	host_oom_wait_hook = NULL;
+	host_kill_hook = NULL;
+	host_oom_waits = 0;
+	host_tasks_killed = 0;
+	host_task_unregister_all();
+	memcg_stock_set_enabled(true);
+	drain_all_stock(NULL);
+	assert_int_equal(mem_cgroup_nr_domains(), 1);
+	assert_int_equal(mem_cgroup_nr_dying(), 0);
+	assert_int_equal(memcg_kmem_enabled_key.enabled, 0);
+	assert_check_ok();
+	return 0;
+}
+
+/* --- tasks ------------------------------------------------------------------ */
+
+static int memcg_test_next_pid = 100;
+
+/* test_task - a new task in memcg (NULL: the root), findable by PID. */
+static inline struct task *test_task(struct mem_cgroup *memcg)
+{
+	struct task *task = calloc(1, sizeof(*task));
+
+	assert_non_null(task);
+	task->pid = memcg_test_next_pid++;
+	assert_int_equal(mem_cgroup_attach_task(memcg ? memcg : root_mem_cgroup,
+						task), 0);
+	host_task_register(task);
+	return task;
+}
+
+/* test_task_exit - the task exits: its user memory goes, it leaves. */
+static inline void test_task_exit(struct task *task)
+{
+	if (host_current == task)
+		host_set_current(NULL);
+	mem_cgroup_exit_task(task);
+	host_task_unregister(task);
+	free(task);
+}
+
+/* --- domains, through the control files ------------------------------------- */
+
+static inline void test_write(const char *path, const char *value, int expect)
+{
+	char why[CTL_WHY_MAX];
+	int ret = ctl_write(path, value, why);
+
+	if (ret != expect)
+		fail_msg("echo %s > %s: %d (%s), expected %d", value, path, ret,
+			 ret ? why : "ok", expect);
+}
+
+static inline unsigned long long test_read_u64(const char *path)
+{
+	char buf[CTL_READ_MAX], why[CTL_WHY_MAX];
+	int ret = ctl_read(path, buf, sizeof(buf), why);
+
+	if (ret < 0)
+		fail_msg("cat %s: %d (%s)", path, ret, why);
+	return strtoull(buf, NULL, 10);
+}
+
+/* test_mkdir - mkdir /cgroup/PATH; returns the new domain. */
+static inline struct mem_cgroup *test_mkdir(const char *path)
+{
+	char why[CTL_WHY_MAX];
+	struct mem_cgroup *memcg;
+	int ret = ctl_mkdir(path, why);
+
+	if (ret)
+		fail_msg("mkdir %s: %d (%s)", path, ret, why);
+	assert_int_equal(cgroupfs_get_domain(path, &memcg), 0);
+	mem_cgroup_put(memcg);
+	return memcg;
+}
+
+static inline void test_rmdir(const char *path, int expect)
+{
+	char why[CTL_WHY_MAX];
+	int ret = ctl_rmdir(path, why);
+
+	if (ret != expect)
+		fail_msg("rmdir %s: %d (%s), expected %d", path, ret,
+			 ret ? why : "ok", expect);
+}
+
+static inline int64_t usage(struct res_counter *c)
+{
+	return res_counter_usage(c);
+}
+
+#endif

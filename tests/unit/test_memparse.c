@@ -1,0 +1,200 @@
+/*
+ * tests/unit/test_memparse.c - the size syntax of SPEC 5.2 and the strict
+ * integer parser, table-driven: every accepted form with its value, and
+ * every rejected one.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <cmocka.h>
+
+#include "kernel/memparse.h"
+
+struct size_case {
+	const char *text;
+	int ret;
+	uint64_t bytes;  /* when ret == 0 */
+};
+
+static const struct size_case size_cases[] = {
+	/* decimal, rounded up to a page */
+	{"0", 0, 0},
+	{"1", 0, 4096},
+	{"4095", 0, 4096},
+	{"4096", 0, 4096},
+	{"4097", 0, 8192},
+	{"1000000", 0, 1003520},
+	{"010", 0, 4096},           /* leading zero: still decimal */
+	{"0008192", 0, 8192},
+	/* suffixes */
+	{"1k", 0, 4096},
+	{"4k", 0, 4096},
+	{"5K", 0, 8192},
+	{"64k", 0, 65536},
+	{"8m", 0, 8u << 20},
+	{"8M", 0, 8u << 20},
+	{"1g", 0, 1ull << 30},
+	{"2G", 0, 2ull << 30},
+	{"0k", 0, 0},
+	/* hexadecimal */
+	{"0x1000", 0, 4096},
+	{"0X1000", 0, 4096},
+	{"0x1", 0, 4096},
+	{"0xfff", 0, 4096},
+	{"0xABCDEF", 0, 0xABD000},
+	{"0x10k", 0, 16 << 10},
+	{"0x2M", 0, 2u << 20},
+	{"0x0", 0, 0},
+	/* unlimited */
+	{"-1", 0, SIZE_UNLIMITED},
+	{"9223372036854775807", 0, SIZE_UNLIMITED},   /* what it reads back as */
+	{"9223372036854771712", 0, 0x7ffffffffffff000ull},  /* last page */
+	{"9223372036854771713", 0, SIZE_UNLIMITED},   /* rounds past it */
+	{"0x7fffffffffffffff", 0, SIZE_UNLIMITED},
+	{"8589934591G", 0, 0x7fffffffc0000000ull},  /* 2^63 - 2^30 */
+	/* rejected */
+	{"", -EINVAL, 0},
+	{"1.0", -EINVAL, 0},
+	{"1xx", -EINVAL, 0},
+	{"xx", -EINVAL, 0},
+	{"k", -EINVAL, 0},
+	{"-2", -EINVAL, 0},
+	{"-0", -EINVAL, 0},
+	{"-01", -EINVAL, 0},
+	{"-1k", -EINVAL, 0},
+	{"--1", -EINVAL, 0},
+	{"-", -EINVAL, 0},
+	{"+1", -EINVAL, 0},
+	{" 1", -EINVAL, 0},
+	{"1 ", -EINVAL, 0},
+	{"1 k", -EINVAL, 0},
+	{"1\n", -EINVAL, 0},
+	{"\t1", -EINVAL, 0},
+	{"1kk", -EINVAL, 0},
+	{"1km", -EINVAL, 0},
+	{"1T", -EINVAL, 0},
+	{"1t", -EINVAL, 0},
+	{"1b", -EINVAL, 0},
+	{"0x", -EINVAL, 0},
+	{"0xk", -EINVAL, 0},
+	{"0xg", -EINVAL, 0},
+	{"x10", -EINVAL, 0},
+	{"0x1.5", -EINVAL, 0},
+	{"1e3", -EINVAL, 0},
+	{"9223372036854775808", -EINVAL, 0},          /* 2^63 */
+	{"18446744073709551615", -EINVAL, 0},         /* 2^64 - 1 */
+	{"18446744073709551616", -EINVAL, 0},         /* 2^64 */
+	{"99999999999999999999999", -EINVAL, 0},
+	{"0x8000000000000000", -EINVAL, 0},
+	{"0x10000000000000000", -EINVAL, 0},
+	{"8589934592G", -EINVAL, 0},                  /* 2^63 */
+	{"9007199254740992k", -EINVAL, 0},            /* 2^63 */
+};
+
+static void test_memparse_table(void **state)
+{
+	for (size_t i = 0; i < sizeof(size_cases) / sizeof(size_cases[0]); i++) {
+		const struct size_case *c = &size_cases[i];
+		uint64_t bytes = 12345;
+		int ret = memparse_size(c->text, &bytes);
+
+		if (ret != c->ret)
+			fail_msg("memparse_size(\"%s\") returned %d, expected %d",
+				 c->text, ret, c->ret);
+		if (ret == 0 && bytes != c->bytes)
+			fail_msg("memparse_size(\"%s\") = %llu, expected %llu",
+				 c->text, (unsigned long long)bytes,
+				 (unsigned long long)c->bytes);
+		if (ret != 0 && bytes != 12345)
+			fail_msg("memparse_size(\"%s\") failed but changed the result",
+				 c->text);
+	}
+}
+
+static void test_memparse_null(void **state)
+{
+	uint64_t bytes;
+
+	assert_int_equal(memparse_size(NULL, &bytes), -EINVAL);
+}
+
+/* Every accepted value is a page multiple or unlimited, over a sweep. */
+static void test_memparse_alignment(void **state)
+{
+	char text[32];
+
+	for (unsigned long v = 0; v < 20000; v += 7) {
+		uint64_t bytes;
+
+		snprintf(text, sizeof(text), "%lu", v);
+		assert_int_equal(memparse_size(text, &bytes), 0);
+		assert_int_equal(bytes % 4096, 0);
+		assert_true(bytes >= v && bytes < v + 4096);
+	}
+}
+
+struct int_case {
+	const char *text;
+	int ret;
+	long value;
+};
+
+static const struct int_case int_cases[] = {
+	{"0", 0, 0},
+	{"1", 0, 1},
+	{"42", 0, 42},
+	{"007", 0, 7},
+	{"-1", 0, -1},
+	{"-0", 0, 0},
+	{"9223372036854775807", 0, LONG_MAX},
+	{"-9223372036854775808", 0, LONG_MIN},
+	{"", -EINVAL, 0},
+	{"-", -EINVAL, 0},
+	{"+1", -EINVAL, 0},
+	{" 1", -EINVAL, 0},
+	{"1 ", -EINVAL, 0},
+	{"1x", -EINVAL, 0},
+	{"0x10", -EINVAL, 0},
+	{"1k", -EINVAL, 0},
+	{"1.5", -EINVAL, 0},
+	{"--1", -EINVAL, 0},
+	{"9223372036854775808", -EINVAL, 0},
+	{"-9223372036854775809", -EINVAL, 0},
+	{"99999999999999999999", -EINVAL, 0},
+};
+
+static void test_parse_int_table(void **state)
+{
+	for (size_t i = 0; i < sizeof(int_cases) / sizeof(int_cases[0]); i++) {
+		const struct int_case *c = &int_cases[i];
+		long value = 12345;
+		int ret = parse_int(c->text, &value);
+
+		if (ret != c->ret)
+			fail_msg("parse_int(\"%s\") returned %d, expected %d",
+				 c->text, ret, c->ret);
+		if (ret == 0 && value != c->value)
+			fail_msg("parse_int(\"%s\") = %ld, expected %ld",
+				 c->text, value, c->value);
+		if (ret != 0 && value != 12345)
+			fail_msg("parse_int(\"%s\") failed but changed the result",
+				 c->text);
+	}
+	assert_int_equal(parse_int(NULL, &(long){0}), -EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_memparse_table),
+		cmocka_unit_test(test_memparse_null),
+		cmocka_unit_test(test_memparse_alignment),
+		cmocka_unit_test(test_parse_int_table),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

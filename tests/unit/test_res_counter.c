@@ -1,0 +1,240 @@
+/*
+ * tests/unit/test_res_counter.c - mm/res_counter.c: charges up a tree of
+ * counters, refusal at the first full ancestor with its failcnt, rollback
+ * of the partial charge, limits, resets, and many threads charging one
+ * counter at once.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "mm/res_counter.h"
+
+#define DEPTH 4
+
+/* c[0] is the top, c[DEPTH-1] the leaf. */
+static struct res_counter c[DEPTH];
+
+static void make_chain(void)
+{
+	for (int i = 0; i < DEPTH; i++)
+		res_counter_init(&c[i], i ? &c[i - 1] : NULL);
+}
+
+static void test_init(void **state)
+{
+	struct res_counter r;
+
+	res_counter_init(&r, NULL);
+	assert_int_equal(res_counter_read_u64(&r, RES_USAGE), 0);
+	assert_int_equal(res_counter_read_u64(&r, RES_MAX_USAGE), 0);
+	assert_int_equal(res_counter_read_u64(&r, RES_FAILCNT), 0);
+	assert_true(res_counter_read_u64(&r, RES_LIMIT) ==
+		    9223372036854775807ull);
+}
+
+static void test_charge_hierarchy(void **state)
+{
+	struct res_counter *fail = (void *)1;
+
+	make_chain();
+	assert_int_equal(res_counter_charge(&c[DEPTH - 1], 4096, &fail), 0);
+	assert_null(fail);
+	for (int i = 0; i < DEPTH; i++) {
+		assert_int_equal(c[i].usage, 4096);
+		assert_int_equal(c[i].max_usage, 4096);
+	}
+	/* A charge in the middle does not touch what is below. */
+	assert_int_equal(res_counter_charge(&c[1], 8192, &fail), 0);
+	assert_int_equal(c[0].usage, 12288);
+	assert_int_equal(c[1].usage, 12288);
+	assert_int_equal(c[2].usage, 4096);
+	res_counter_uncharge(&c[DEPTH - 1], 4096);
+	res_counter_uncharge(&c[1], 8192);
+	for (int i = 0; i < DEPTH; i++) {
+		assert_int_equal(c[i].usage, 0);
+		assert_int_equal(c[i].max_usage, i < 2 ? 12288 : 4096);
+	}
+}
+
+/* At every level in turn, a limit that refuses: that counter gets the
+ * failcnt, and no counter keeps any of the charge. */
+static void test_rollback_every_level(void **state)
+{
+	for (int level = 0; level < DEPTH; level++) {
+		struct res_counter *fail = NULL;
+
+		make_chain();
+		for (int i = 0; i < DEPTH; i++)
+			assert_int_equal(res_counter_charge(&c[DEPTH - 1], 4096,
+							    &fail), 0);
+		/* everyone has 16K; level may hold 20K */
+		assert_int_equal(res_counter_set_limit(&c[level], 20480), 0);
+		assert_int_equal(res_counter_charge(&c[DEPTH - 1], 4096, &fail),
+				 0);
+		assert_int_equal(res_counter_charge(&c[DEPTH - 1], 4096, &fail),
+				 -ENOMEM);
+		assert_ptr_equal(fail, &c[level]);
+		for (int i = 0; i < DEPTH; i++) {
+			assert_int_equal(c[i].usage, 20480);
+			assert_int_equal(c[i].failcnt, i == level ? 1 : 0);
+		}
+	}
+}
+
+static void test_exact_limit(void **state)
+{
+	struct res_counter *fail;
+
+	make_chain();
+	assert_int_equal(res_counter_set_limit(&c[3], 8192), 0);
+	assert_int_equal(res_counter_charge(&c[3], 8192, &fail), 0);
+	assert_int_equal(res_counter_margin(&c[3]), 0);
+	assert_int_equal(res_counter_charge(&c[3], 1, &fail), -ENOMEM);
+	res_counter_uncharge(&c[3], 4096);
+	assert_int_equal(res_counter_margin(&c[3]), 4096);
+}
+
+static void test_try_charge_no_failcnt(void **state)
+{
+	struct res_counter *fail;
+
+	make_chain();
+	assert_int_equal(res_counter_set_limit(&c[1], 4096), 0);
+	assert_int_equal(res_counter_try_charge(&c[3], 8192, &fail), -ENOMEM);
+	assert_ptr_equal(fail, &c[1]);
+	assert_int_equal(c[1].failcnt, 0);
+	assert_int_equal(c[3].usage, 0);
+	assert_int_equal(res_counter_try_charge(&c[3], 4096, &fail), 0);
+	assert_int_equal(c[0].usage, 4096);
+}
+
+static void test_nofail(void **state)
+{
+	struct res_counter *fail;
+
+	make_chain();
+	assert_int_equal(res_counter_set_limit(&c[2], 4096), 0);
+	assert_int_equal(res_counter_charge_nofail(&c[3], 8192, &fail),
+			 -ENOMEM);
+	assert_ptr_equal(fail, &c[2]);
+	for (int i = 0; i < DEPTH; i++)
+		assert_int_equal(c[i].usage, 8192);
+	assert_int_equal(c[2].failcnt, 1);
+	res_counter_uncharge(&c[3], 8192);
+}
+
+static void test_set_limit_busy(void **state)
+{
+	struct res_counter *fail;
+
+	make_chain();
+	assert_int_equal(res_counter_charge(&c[3], 16384, &fail), 0);
+	assert_int_equal(res_counter_set_limit(&c[3], 8192), -EBUSY);
+	assert_true(c[3].limit == RES_COUNTER_MAX);
+	assert_int_equal(res_counter_set_limit(&c[3], 16384), 0);
+	assert_int_equal(c[3].limit, 16384);
+	assert_int_equal(res_counter_set_limit(&c[3], RES_COUNTER_MAX), 0);
+}
+
+static void test_resets(void **state)
+{
+	struct res_counter *fail;
+
+	make_chain();
+	res_counter_set_limit(&c[3], 8192);
+	res_counter_charge(&c[3], 8192, &fail);
+	res_counter_charge(&c[3], 8192, &fail);
+	res_counter_uncharge(&c[3], 4096);
+	assert_int_equal(c[3].max_usage, 8192);
+	assert_int_equal(c[3].failcnt, 1);
+	res_counter_reset_max(&c[3]);
+	assert_int_equal(res_counter_read_u64(&c[3], RES_MAX_USAGE), 4096);
+	res_counter_reset_failcnt(&c[3]);
+	assert_int_equal(res_counter_read_u64(&c[3], RES_FAILCNT), 0);
+}
+
+static void test_uncharge_until(void **state)
+{
+	struct res_counter *fail;
+
+	make_chain();
+	res_counter_charge(&c[3], 4096, &fail);
+	res_counter_uncharge_until(&c[3], &c[1], 4096);
+	assert_int_equal(c[3].usage, 0);
+	assert_int_equal(c[2].usage, 0);
+	assert_int_equal(c[1].usage, 4096);
+	assert_int_equal(c[0].usage, 4096);
+	assert_true(res_counter_is_ancestor(&c[3], &c[0]));
+	assert_false(res_counter_is_ancestor(&c[0], &c[3]));
+}
+
+/* --- many threads, one counter tree ------------------------------------- */
+
+#define THREADS 8
+#define ROUNDS 20000
+
+static _Atomic long charged_ok;
+
+static void *charger(void *arg)
+{
+	long ok = 0;
+
+	for (int i = 0; i < ROUNDS; i++) {
+		struct res_counter *fail;
+
+		if (res_counter_charge(&c[DEPTH - 1], 4096, &fail) == 0) {
+			ok++;
+			if (i % 3 == 0) {
+				res_counter_uncharge(&c[DEPTH - 1], 4096);
+				ok--;
+			}
+		}
+	}
+	charged_ok += ok;
+	return NULL;
+}
+
+static void test_threads(void **state)
+{
+	pthread_t t[THREADS];
+
+	make_chain();
+	/* The limit is hit half way: refusals and rollbacks race too. */
+	res_counter_set_limit(&c[1], (int64_t)THREADS * ROUNDS * 4096 / 3);
+	charged_ok = 0;
+	for (int i = 0; i < THREADS; i++)
+		pthread_create(&t[i], NULL, charger, NULL);
+	for (int i = 0; i < THREADS; i++)
+		pthread_join(t[i], NULL);
+	for (int i = 0; i < DEPTH; i++) {
+		assert_int_equal(c[i].usage, charged_ok * 4096);
+		assert_true(c[i].usage <= c[i].limit);
+	}
+	assert_true(c[1].failcnt > 0);
+	assert_true(c[1].max_usage <= c[1].limit);
+	assert_int_equal(c[0].failcnt + c[2].failcnt + c[3].failcnt, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_init),
+		cmocka_unit_test(test_charge_hierarchy),
+		cmocka_unit_test(test_rollback_every_level),
+		cmocka_unit_test(test_exact_limit),
+		cmocka_unit_test(test_try_charge_no_failcnt),
+		cmocka_unit_test(test_nofail),
+		cmocka_unit_test(test_set_limit_busy),
+		cmocka_unit_test(test_resets),
+		cmocka_unit_test(test_uncharge_until),
+		cmocka_unit_test(test_threads),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,390 @@
+/*
+ * tests/unit/test_slab.c - host tests of the slab allocator and kmalloc
+ * (mm/slab.c): objects are distinct and aligned, freed objects are reused,
+ * empty slabs go back to the buddy allocator, kmalloc size classes and
+ * large kmallocs, misuse panics, and several threads on one cache.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mm/buddy.h"
+#include "mm/meminfo.h"
+#include "mm/pcp.h"
+#include "mm/slab.h"
+#include "tests/unit/host_mem.h"
+
+#define MEM_SIZE (32ul << 20)
+
+static int setup(void **state)
+{
+	nr_cpus = 1;
+	host_set_cpu(0);
+	slab_debug = false;
+	host_mem_init(MEM_SIZE);
+	return 0;
+}
+
+static void shrink_all(void)
+{
+	struct kmem_cache *c;
+
+	list_for_each_entry(c, &slab_caches, list)
+		kmem_cache_shrink(c);
+}
+
+static int cmp_ptr(const void *a, const void *b)
+{
+	uintptr_t x = *(const uintptr_t *)a, y = *(const uintptr_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* no two of n objects of size bytes overlap */
+static void assert_disjoint(void **objs, int n, size_t size)
+{
+	void **sorted = malloc(n * sizeof(*sorted));
+
+	memcpy(sorted, objs, n * sizeof(*sorted));
+	qsort(sorted, n, sizeof(*sorted), cmp_ptr);
+	for (int i = 1; i < n; i++)
+		assert_true((char *)sorted[i - 1] + size <= (char *)sorted[i]);
+	free(sorted);
+}
+
+static void test_cache_layout(void **state)
+{
+	struct kmem_cache *c = kmem_cache_create("test-100", 100, 0, 0);
+	struct kmem_cache *big = kmem_cache_create("test-3000", 3000, 0, 0);
+	struct kmem_cache *it;
+	struct slabinfo info;
+	bool listed = false;
+
+	assert_non_null(c);
+	assert_string_equal(c->name, "test-100");
+	get_slabinfo(c, &info);
+	assert_int_equal(info.objsize, 104);      /* padded to 8 */
+	assert_int_equal(info.objperslab, 39);    /* (4096 - 16) / 104 */
+	assert_int_equal(info.pagesperslab, 1);
+	assert_int_equal(info.num_slabs, 0);
+	/* 3000 bytes: an order-0 slab wastes 27%, order 1 7%, order 2 ... */
+	get_slabinfo(big, &info);
+	assert_int_equal(info.pagesperslab, 2);
+	assert_int_equal(info.objperslab, 2);
+
+	list_for_each_entry(it, &slab_caches, list)
+		listed |= it == c;
+	assert_true(listed);
+	kmem_cache_destroy(c);
+	kmem_cache_destroy(big);
+	listed = false;
+	list_for_each_entry(it, &slab_caches, list)
+		listed |= it == c;
+	assert_false(listed);
+
+	assert_null(kmem_cache_create("huge", 40000, 0, 0));
+	assert_null(kmem_cache_create("badalign", 64, 24, 0));
+	HOST_EXPECT_PANIC(kmem_cache_create("huge", 40000, 0, SLAB_PANIC),
+			  "cannot create cache huge");
+}
+
+/* Objects are distinct; slabs are taken as needed and given back empty. */
+static void test_alloc_free_release(void **state)
+{
+	struct kmem_cache *c = kmem_cache_create("test-100", 100, 0, 0);
+	unsigned long start = nr_free_pages();
+	struct slabinfo info;
+	void *objs[39 * 3];
+
+	for (int i = 0; i < 39 * 3; i++) {
+		objs[i] = kmem_cache_alloc(c, GFP_KERNEL);
+		assert_non_null(objs[i]);
+		assert_true(host_mem_contains(objs[i], 100));
+		assert_int_equal((uintptr_t)objs[i] % 8, 0);
+		memset(objs[i], i, 100);
+	}
+	assert_disjoint(objs, 39 * 3, 100);
+	for (int i = 0; i < 39 * 3; i++)
+		assert_int_equal(((unsigned char *)objs[i])[99], i);
+	get_slabinfo(c, &info);
+	assert_int_equal(info.num_slabs, 3);
+	assert_int_equal(info.active_objs, 39 * 3);
+	assert_int_equal(info.num_objs, 39 * 3);
+	assert_int_equal(nr_free_pages(), start - 3);
+	assert_int_equal(nr_slab_pages, 3);
+	assert_true(virt_to_page(objs[0])->flags & PG_slab);
+
+	/* one more object needs a fourth slab */
+	void *extra = kmem_cache_alloc(c, GFP_KERNEL);
+	assert_int_equal(nr_free_pages(), start - 4);
+	kmem_cache_free(c, extra);  /* its slab is empty: kept */
+	assert_int_equal(nr_free_pages(), start - 4);
+
+	for (int i = 0; i < 39 * 3; i++)
+		kmem_cache_free(c, objs[i]);
+	get_slabinfo(c, &info);
+	assert_int_equal(info.active_objs, 0);
+	assert_int_equal(info.num_slabs, 1);      /* one empty slab kept */
+	assert_int_equal(info.active_slabs, 0);
+	assert_int_equal(nr_free_pages(), start - 1);
+	kmem_cache_shrink(c);
+	assert_int_equal(nr_free_pages(), start);
+	assert_int_equal(nr_slab_pages, 1);       /* kmem_cache's own slab */
+	kmem_cache_destroy(c);
+}
+
+static void test_reuse_and_zero(void **state)
+{
+	struct kmem_cache *c = kmem_cache_create("test-48", 48, 0, 0);
+	void *a = kmem_cache_alloc(c, GFP_KERNEL), *b;
+
+	memset(a, 0x5a, 48);
+	kmem_cache_free(c, a);
+	b = kmem_cache_alloc(c, __GFP_ZERO);
+	assert_ptr_equal(a, b);  /* the last freed object is reused first */
+	for (int i = 0; i < 48; i++)
+		assert_int_equal(((unsigned char *)b)[i], 0);
+	kmem_cache_free(c, b);
+	kmem_cache_destroy(c);
+}
+
+static void test_alignment(void **state)
+{
+	struct kmem_cache *hw = kmem_cache_create("hw", 40, 0, SLAB_HWCACHE_ALIGN);
+	struct kmem_cache *a256 = kmem_cache_create("a256", 300, 256, 0);
+	void *objs[40];
+
+	for (int i = 0; i < 40; i++) {
+		objs[i] = kmem_cache_alloc(hw, GFP_KERNEL);
+		assert_int_equal((uintptr_t)objs[i] % 64, 0);
+	}
+	assert_disjoint(objs, 40, 64);
+	for (int i = 0; i < 40; i++)
+		kmem_cache_free(hw, objs[i]);
+	for (int i = 0; i < 40; i++) {
+		objs[i] = kmem_cache_alloc(a256, GFP_KERNEL);
+		assert_int_equal((uintptr_t)objs[i] % 256, 0);
+	}
+	assert_disjoint(objs, 40, 300);
+	for (int i = 0; i < 40; i++)
+		kmem_cache_free(a256, objs[i]);
+	kmem_cache_destroy(hw);
+	kmem_cache_destroy(a256);
+}
+
+static void test_kmalloc_classes(void **state)
+{
+	unsigned long start = nr_free_pages();
+	static void *objs[2049];
+
+	for (size_t size = 1; size <= KMALLOC_MAX_CACHE_SIZE; size++) {
+		size_t class = 8;
+
+		while (class < size)
+			class *= 2;
+		objs[size] = kmalloc(size, GFP_KERNEL);
+		assert_non_null(objs[size]);
+		assert_int_equal(ksize(objs[size]), class);
+		assert_int_equal((uintptr_t)objs[size] % 8, 0);
+		memset(objs[size], 0xee, size);
+	}
+	objs[0] = kmalloc(0, GFP_KERNEL);
+	assert_non_null(objs[0]);
+	assert_int_equal(ksize(objs[0]), 8);
+	for (size_t size = 0; size <= KMALLOC_MAX_CACHE_SIZE; size++)
+		kfree(objs[size]);
+	kfree(NULL);
+
+	/* everything came back but at most one empty slab per cache */
+	assert_true(start - nr_free_pages() <= 64);  /* 256 KiB */
+	shrink_all();
+	assert_int_equal(nr_free_pages(), start);
+}
+
+static void test_kmalloc_large(void **state)
+{
+	unsigned long start = nr_free_pages();
+	struct { size_t size; unsigned int order; } cases[] = {
+		{2049, 0}, {4096, 0}, {4097, 1}, {5000, 1}, {16384, 2},
+		{100000, 5}, {4ul << 20, MAX_ORDER},
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *p = kmalloc(cases[i].size, __GFP_ZERO);
+		struct page *page;
+
+		assert_non_null(p);
+		assert_int_equal((uintptr_t)p % PAGE_SIZE, 0);
+		page = virt_to_page(p);
+		assert_int_equal(page->flags, PG_head);
+		assert_int_equal(page->order, cases[i].order);
+		assert_int_equal(ksize(p), PAGE_SIZE << cases[i].order);
+		assert_int_equal(p[cases[i].size - 1], 0);
+		kfree(p);
+		assert_int_equal(nr_free_pages(), start);
+	}
+	assert_null(kmalloc((4ul << 20) + 1, __GFP_NOWARN));
+	assert_null(kmalloc(SIZE_MAX, __GFP_NOWARN));
+}
+
+static void test_slab_meminfo(void **state)
+{
+	char buf[256];
+	void *p[200];
+
+	for (int i = 0; i < 200; i++)
+		p[i] = kmalloc(1024, GFP_KERNEL);  /* 7 per order-1 slab */
+	meminfo_show(buf, sizeof(buf));
+	/* 29 slabs of 2 pages: 232 kB */
+	assert_int_equal(nr_slab_pages, 58);
+	assert_non_null(strstr(buf, "Slab:                232 kB\n"));
+	for (int i = 0; i < 200; i++)
+		kfree(p[i]);
+	assert_int_equal(nr_slab_pages, 2);
+}
+
+static void test_misuse(void **state)
+{
+	struct kmem_cache *a = kmem_cache_create("cache-a", 64, 0, 0);
+	struct kmem_cache *b = kmem_cache_create("cache-b", 64, 0, 0);
+	char *obj = kmem_cache_alloc(a, GFP_KERNEL);
+	char *other = kmem_cache_alloc(a, GFP_KERNEL);  /* a second object */
+	char *k = kmalloc(100, GFP_KERNEL);
+	struct page *page = alloc_page(GFP_KERNEL);
+	int on_stack;
+
+	HOST_EXPECT_PANIC(kmem_cache_free(b, obj), "belongs to cache cache-a");
+	HOST_EXPECT_PANIC(kfree(obj + 8), "not the start of an object");
+	HOST_EXPECT_PANIC(kfree(k + 1), "not the start of an object");
+	HOST_EXPECT_PANIC(kfree(&on_stack), "not a kernel address");
+	HOST_EXPECT_PANIC(kfree((char *)page_address(page) + 64),
+			  "was not returned by kmalloc");
+	HOST_EXPECT_PANIC(kmem_cache_free(a, page_address(page)),
+			  "not a slab object");
+	HOST_EXPECT_PANIC(free_pages(virt_to_page(obj), 0), "slab");
+	HOST_EXPECT_PANIC(kmem_cache_destroy(a), "still has 2 objects");
+
+	/* panics leave nothing locked here: the checks come first */
+	kmem_cache_free(a, obj);
+	HOST_EXPECT_PANIC(kmem_cache_free(a, obj), "double free");
+	kmem_cache_free(a, other);
+}
+
+static void test_debug_double_free_and_poison(void **state)
+{
+	struct kmem_cache *c;
+	char *x, *y;
+
+	slab_debug = true;
+	host_mem_init(MEM_SIZE);
+	c = kmem_cache_create("dbg", 32, 0, 0);
+	x = kmem_cache_alloc(c, GFP_KERNEL);
+	y = kmem_cache_alloc(c, GFP_KERNEL);
+	kmem_cache_free(c, x);
+	assert_int_equal((unsigned char)x[31], SLAB_POISON_FREE);
+	kmem_cache_free(c, y);
+	/* x is not the head of the free list: found by the search */
+	HOST_EXPECT_PANIC(kmem_cache_free(c, x), "double free");
+
+	host_mem_init(MEM_SIZE);
+	c = kmem_cache_create("dbg", 32, 0, 0);
+	x = kmem_cache_alloc(c, GFP_KERNEL);
+	kmem_cache_free(c, x);
+	x[20] = 1;  /* use after free */
+	HOST_EXPECT_PANIC(kmem_cache_alloc(c, GFP_KERNEL), "use after free");
+	slab_debug = false;
+}
+
+/* --- threads on one cache ------------------------------------------------- */
+
+#define NTHREADS 4
+static struct kmem_cache *shared_cache;
+
+static void *slab_thread(void *arg)
+{
+	unsigned int cpu = (unsigned int)(uintptr_t)arg, seed = cpu + 7;
+	unsigned long *live[64] = {0};
+	uintptr_t failures = 0;
+
+	host_set_cpu(cpu);
+	for (int it = 0; it < 20000; it++) {
+		int slot = rand_r(&seed) % 64;
+
+		if (live[slot]) {
+			if (live[slot][0] != (cpu << 8 | slot) ||
+			    live[slot][11] != (cpu << 8 | slot))
+				failures++;
+			if (slot & 1)
+				kfree(live[slot]);
+			else
+				kmem_cache_free(shared_cache, live[slot]);
+			live[slot] = NULL;
+		} else {
+			live[slot] = (slot & 1) ? kmalloc(96, GFP_KERNEL) :
+				     kmem_cache_alloc(shared_cache, GFP_KERNEL);
+			if (!live[slot]) {
+				failures++;
+				continue;
+			}
+			live[slot][0] = live[slot][11] = cpu << 8 | slot;
+		}
+	}
+	for (int slot = 0; slot < 64; slot++) {
+		if (slot & 1)
+			kfree(live[slot]);
+		else if (live[slot])
+			kmem_cache_free(shared_cache, live[slot]);
+	}
+	return (void *)failures;
+}
+
+static void call_local_only(void (*fn)(void *), void *arg)
+{
+	fn(arg);
+}
+
+static void test_threads(void **state)
+{
+	pthread_t threads[NTHREADS];
+	unsigned long start = nr_free_pages();
+
+	nr_cpus = NTHREADS;
+	host_call_function_hook = call_local_only;
+	shared_cache = kmem_cache_create("shared", 96, 0, 0);
+	for (uintptr_t i = 0; i < NTHREADS; i++)
+		pthread_create(&threads[i], NULL, slab_thread, (void *)i);
+	for (int i = 0; i < NTHREADS; i++) {
+		void *failures;
+
+		pthread_join(threads[i], &failures);
+		assert_int_equal((uintptr_t)failures, 0);
+	}
+	host_call_function_hook = NULL;
+	assert_int_equal(shared_cache->active_objs, 0);
+	kmem_cache_destroy(shared_cache);
+	shrink_all();
+	assert_int_equal(nr_free_pages(), start);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(test_cache_layout, setup),
+		cmocka_unit_test_setup(test_alloc_free_release, setup),
+		cmocka_unit_test_setup(test_reuse_and_zero, setup),
+		cmocka_unit_test_setup(test_alignment, setup),
+		cmocka_unit_test_setup(test_kmalloc_classes, setup),
+		cmocka_unit_test_setup(test_kmalloc_large, setup),
+		cmocka_unit_test_setup(test_slab_meminfo, setup),
+		cmocka_unit_test_setup(test_misuse, setup),
+		cmocka_unit_test_setup(test_debug_double_free_and_poison, setup),
+		cmocka_unit_test_setup(test_threads, setup),
+	};
+
+	setenv("HOST_QUIET", "1", 1);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,203 @@
+/*
+ * tests/unit/test_stock.c - mm/stock.c, the per-CPU charge stock: consume,
+ * refill (draining another domain's stock first), drain on all CPUs of a
+ * subtree only, no stock for a dying domain, and the batch charge of
+ * mem_cgroup_try_charge that feeds it.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "tests/unit/memcg_test.h"
+
+static struct mem_cgroup *A, *B;
+
+static int setup(void **state)
+{
+	A = test_mkdir("/cgroup/A");
+	B = test_mkdir("/cgroup/B");
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	drain_all_stock(NULL);
+	test_rmdir("/cgroup/A", 0);
+	test_rmdir("/cgroup/B", 0);
+	return memcg_test_teardown(state);
+}
+
+/* charge - what the charge path does before refill_stock: charge res. */
+static void charge(struct mem_cgroup *memcg, unsigned int nr_pages)
+{
+	struct res_counter *fail;
+
+	assert_int_equal(res_counter_charge(&memcg->res, nr_pages * 4096l,
+					    &fail), 0);
+}
+
+static void test_consume_refill(void **state)
+{
+	assert_false(consume_stock(A, 1));     /* empty */
+	charge(A, 10);
+	refill_stock(A, 10);
+	assert_ptr_equal(memcg_stock[0].cached, A);
+	assert_true(consume_stock(A, 4));       /* multi-page */
+	assert_int_equal(memcg_stock[0].nr_pages, 6);
+	assert_false(consume_stock(A, 7));      /* not enough */
+	assert_false(consume_stock(B, 1));      /* another domain */
+	assert_false(consume_stock(A, CHARGE_BATCH + 1));
+	assert_true(consume_stock(A, 6));
+	assert_int_equal(memcg_stock[0].nr_pages, 0);
+	res_counter_uncharge(&A->res, 10 * 4096);
+}
+
+static void test_refill_drains_previous(void **state)
+{
+	charge(A, 8);
+	refill_stock(A, 8);
+	charge(B, 3);
+	refill_stock(B, 3);
+	assert_ptr_equal(memcg_stock[0].cached, B);
+	assert_int_equal(memcg_stock[0].nr_pages, 3);
+	assert_int_equal(usage(&A->res), 0);   /* A's 8 went back */
+	assert_int_equal(usage(&B->res), 3 * 4096);
+	assert_check_ok();
+}
+
+static void test_per_cpu(void **state)
+{
+	host_set_cpu(1);
+	charge(A, 5);
+	refill_stock(A, 5);
+	host_set_cpu(2);
+	charge(B, 7);
+	refill_stock(B, 7);
+	host_set_cpu(0);
+	assert_false(consume_stock(A, 1));     /* CPU 0 has none */
+	assert_int_equal(memcg_stock_pages(A), 5);
+	assert_int_equal(memcg_stock_pages(B), 7);
+	assert_true(memcg_stocks_hold_any());
+	assert_check_ok();
+
+	drain_all_stock(A);                     /* only A's */
+	assert_int_equal(memcg_stock_pages(A), 0);
+	assert_null(memcg_stock[1].cached);
+	assert_int_equal(memcg_stock_pages(B), 7);
+	assert_int_equal(usage(&A->res), 0);
+	drain_all_stock(NULL);
+	assert_int_equal(usage(&B->res), 0);
+	assert_false(memcg_stocks_hold_any());
+}
+
+/* Draining a domain drains its subtree (with use_hierarchy). */
+static void test_drain_subtree(void **state)
+{
+	struct mem_cgroup *c;
+
+	mem_cgroup_set_use_hierarchy(A, true);
+	c = test_mkdir("/cgroup/A/C");
+	host_set_cpu(1);
+	charge(c, 4);
+	refill_stock(c, 4);
+	host_set_cpu(2);
+	charge(B, 4);
+	refill_stock(B, 4);
+	host_set_cpu(0);
+	assert_int_equal(usage(&A->res), 4 * 4096);
+	drain_all_stock(A);
+	assert_int_equal(usage(&A->res), 0);
+	assert_int_equal(usage(&c->res), 0);
+	assert_int_equal(memcg_stock_pages(B), 4);
+	test_rmdir("/cgroup/A/C", 0);
+	mem_cgroup_set_use_hierarchy(A, false);
+}
+
+/* A dying domain is never stocked: nothing would drain it again. */
+static void test_dying_not_stocked(void **state)
+{
+	struct mem_cgroup *d = test_mkdir("/cgroup/D");
+
+	charge(d, 5);
+	refill_stock(d, 5);
+	mem_cgroup_get(d);          /* a charge in flight holds one */
+	test_rmdir("/cgroup/D", 0); /* drains */
+	assert_int_equal(usage(&d->res), 0);
+	charge(d, 3);
+	refill_stock(d, 3);         /* late: uncharged at once */
+	assert_int_equal(usage(&d->res), 0);
+	assert_int_equal(memcg_stock_pages(d), 0);
+	assert_int_equal(mem_cgroup_nr_dying(), 1);
+	mem_cgroup_put(d);
+	assert_int_equal(mem_cgroup_nr_dying(), 0);
+}
+
+/* mem_cgroup_try_charge: a batch, the surplus stocked; a limit smaller
+ * than the batch is used exactly. */
+static void test_try_charge_batch(void **state)
+{
+	struct mem_cgroup *over = NULL;
+
+	assert_int_equal(mem_cgroup_try_charge(A, GFP_KERNEL, 1, &over), 0);
+	assert_int_equal(usage(&A->res), CHARGE_BATCH * 4096);
+	assert_int_equal(memcg_stock[0].nr_pages, CHARGE_BATCH - 1);
+	assert_int_equal(mem_cgroup_try_charge(A, GFP_KERNEL, CHARGE_BATCH - 1,
+					       &over), 0);
+	assert_int_equal(memcg_stock[0].nr_pages, 0);
+	/* More than a batch at once: exactly that, nothing stocked. */
+	assert_int_equal(mem_cgroup_try_charge(A, GFP_KERNEL, 40, &over), 0);
+	assert_int_equal(usage(&A->res), (CHARGE_BATCH + 40) * 4096);
+	assert_int_equal(memcg_stock[0].nr_pages, 0);
+	mem_cgroup_uncharge(A, CHARGE_BATCH + 40);
+
+	/* 10 pages of limit: the batch does not fit, each page does. */
+	test_write("/cgroup/A/memory.limit_in_bytes", "40K", 0);
+	for (int i = 0; i < 10; i++)
+		assert_int_equal(mem_cgroup_try_charge(A, GFP_KERNEL, 1, &over),
+				 0);
+	assert_int_equal(A->res.failcnt, 0);  /* wishes are not failures */
+	assert_int_equal(mem_cgroup_try_charge(A, GFP_KERNEL, 1, &over),
+			 -ENOMEM);
+	assert_ptr_equal(over, A);
+	assert_int_equal(A->res.failcnt, 1);
+	assert_int_equal(usage(&A->res), 40960);
+	mem_cgroup_uncharge(A, 10);
+	/* GFP_ATOMIC: no draining, no reclaim, the same answer. */
+	charge(A, 10);
+	assert_int_equal(mem_cgroup_try_charge(A, GFP_ATOMIC, 1, &over),
+			 -ENOMEM);
+	mem_cgroup_uncharge(A, 10);
+	assert_check_ok();
+}
+
+/* The root is never charged, nor stocked. */
+static void test_root_never(void **state)
+{
+	assert_int_equal(mem_cgroup_try_charge(root_mem_cgroup, GFP_KERNEL, 3,
+					       NULL), 0);
+	assert_int_equal(usage(&root_mem_cgroup->res), 0);
+	assert_null(memcg_stock[0].cached);
+	mem_cgroup_uncharge(root_mem_cgroup, 3);
+	assert_int_equal(usage(&root_mem_cgroup->res), 0);
+}
+
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		T(test_consume_refill),
+		T(test_refill_drains_previous),
+		T(test_per_cpu),
+		T(test_drain_subtree),
+		T(test_dying_not_stocked),
+		T(test_try_charge_batch),
+		T(test_root_never),
+	};
+
+	return cmocka_run_group_tests(tests, memcg_test_setup, NULL);
+}
