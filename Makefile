@@ -124,7 +124,7 @@ $(OBJ)/%.o: %.S
 	$(CC) $(KERNEL_ASFLAGS) -MMD -MP -c $< -o $@
 
 $(ELF): $(KERNEL_OBJS) linker.ld $(LIBC) tests/check_image.sh
-	$(LD) -z max-page-size=0x1000 -T linker.ld -o $@ $(KERNEL_OBJS) $(LIBC)
+	$(LD) -z max-page-size=0x1000 -z noexecstack -T linker.ld -o $@ $(KERNEL_OBJS) $(LIBC)
 	sh tests/check_image.sh $@
 
 -include $(KERNEL_OBJS:.o=.d)

@@ -7,6 +7,7 @@
 #include "kernel/ctlfs.h"
 #include "kernel/platform.h"
 #include "kernel/proc.h"
+#include "kernel/script.h"
 #include "kernel/shell.h"
 #include "mm/meminfo.h"
 
@@ -17,6 +18,7 @@ _Noreturn void start_kernel_services(void)
 		panic("ctlfs: cannot create /proc");
 	proc_init();
 	mm_proc_init();
+	boot_script_run();
 	shell_run();
 	panic("shell: shell_run returned");
 }

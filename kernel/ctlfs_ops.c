@@ -205,8 +205,10 @@ int ctl_mkdir(const char *path, char *why)
 	}
 	ops = ctl_ops(parent);
 	if (!ops || !ops->mkdir) {
-		ret = ctl_error(EPERM, "cannot make directories in %.*s",
-				(int)start, path);
+		char where[CTL_PATH_MAX];
+
+		ctl_path(parent, where, sizeof(where));
+		ret = ctl_error(EPERM, "cannot make directories in %s", where);
 		goto out;
 	}
 	memcpy(name, path + start, len);

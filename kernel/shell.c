@@ -150,6 +150,14 @@ static const struct shell_command *find_command(const char *name)
 	return NULL;
 }
 
+static bool has_redirect(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		if (argv[i] == shell_redirect)
+			return true;
+	return false;
+}
+
 int shell_execute(char *line)
 {
 	char *argv[SHELL_ARGS_MAX + 1];
@@ -173,12 +181,10 @@ int shell_execute(char *line)
 				  argv[0]);
 		goto out;
 	}
-	if (strcmp(cmd->name, "echo") != 0) {
-		for (int i = 1; i < argc; i++)
-			if (argv[i] == shell_redirect) {
-				ret = shell_error(EINVAL, "only echo writes to a file: echo VALUE > FILE");
-				goto out;
-			}
+	if (has_redirect(argc, argv) && strcmp(cmd->name, "echo") != 0) {
+		ret = shell_error(EINVAL,
+			"only echo writes to a file: echo VALUE > FILE");
+		goto out;
 	}
 	ret = cmd->fn(argc, argv);
 	if (ret > 0)

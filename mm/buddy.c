@@ -188,14 +188,19 @@ static void poison_pages(struct page *page, unsigned int order)
 /* check_poison - panic if a free block was written to while it was free. */
 static void check_poison(struct page *page, unsigned int order)
 {
+	const uint64_t pattern = 0x0101010101010101ull * PAGE_POISON_FREE;
+	const uint64_t *words = page_address(page);
 	const unsigned char *mem = page_address(page);
 
-	for (size_t i = 0; i < (PAGE_SIZE << order); i++) {
-		if (mem[i] != PAGE_POISON_FREE)
-			panic("alloc_pages: pfn 0x%lx: use after free: byte %zu "
-			      "of the free block was changed to 0x%02x",
-			      (unsigned long)(page_to_pfn(page) + i / PAGE_SIZE),
-			      i % PAGE_SIZE, mem[i]);
+	for (size_t w = 0; w < (PAGE_SIZE << order) / 8; w++) {
+		if (words[w] == pattern)
+			continue;
+		for (size_t i = w * 8; ; i++)  /* find the changed byte */
+			if (mem[i] != PAGE_POISON_FREE)
+				panic("alloc_pages: pfn 0x%lx: use after free: "
+				      "byte %zu of the page was changed to "
+				      "0x%02x", (unsigned long)(page_to_pfn(page)
+				      + i / PAGE_SIZE), i % PAGE_SIZE, mem[i]);
 	}
 }
 

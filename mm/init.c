@@ -213,10 +213,5 @@ void mm_init(const struct phys_range *ram, int nr_ram,
 	pcp_init();
 	kmem_cache_init();
 
-	printk("mm: %lu MiB usable in %lu frames, max_pfn 0x%lx, mem_map "
-	       "%lu KiB at 0x%lx\n",
-	       totalram_pages * PAGE_SIZE >> 20, totalram_pages,
-	       (unsigned long)max_pfn,
-	       (unsigned long)(map_frames * PAGE_SIZE >> 10),
-	       (unsigned long)(map_pfn << PAGE_SHIFT));
+	/* Nothing is printed: the banner must be the first line (SPEC 7.1). */
 }

@@ -32,7 +32,7 @@ struct cpu {
 	struct cpu *self;          /* gs:0, for this_cpu() */
 	unsigned int id;           /* gs:8, smp_processor_id() */
 	int preempt_count;         /* gs:12 */
-	struct task *current;      /* gs:16 */
+	struct task *current_task; /* gs:16, get_current() (`current`) */
 	unsigned int irq_depth;    /* gs:24: nesting of interrupt handlers */
 	volatile int need_resched; /* gs:28: set by the timer or an IPI */
 	uint32_t apic_id;

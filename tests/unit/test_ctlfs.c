@@ -340,7 +340,7 @@ static void test_mkdir_rmdir(void **state)
 	assert_int_equal(ctl_mkdir("/", why), -EEXIST);
 	assert_int_equal(ctl_mkdir("//", why), -EEXIST);
 	assert_int_equal(ctl_mkdir("/test/X", why), -EPERM);
-	assert_string_equal(why, "cannot make directories in /test/");
+	assert_string_equal(why, "cannot make directories in /test");
 	assert_int_equal(ctl_mkdir("/X", why), -EPERM);
 	assert_int_equal(ctl_mkdir("/test/nothing/X", why), -ENOENT);
 	assert_string_equal(why, "/test/nothing does not exist");

@@ -274,7 +274,7 @@ static void test_mkdir_rmdir(void **state)
 			    "tally:/test/cg# ");
 	assert_string_equal(RUN("mkdir /test/x\n"),
 			    "tally:/test/cg# mkdir /test/x\n"
-			    "error: EPERM: cannot make directories in /test/\n"
+			    "error: EPERM: cannot make directories in /test\n"
 			    "tally:/test/cg# ");
 	assert_string_equal(RUN("rmdir /test/cg\n"),
 			    "tally:/test/cg# rmdir /test/cg\n"

@@ -134,35 +134,55 @@ sub accel_name { kvm_usable() ? 'KVM' : 'TCG' }
 #                            under SeaBIOS or OVMF)
 #   timeout => seconds      (lifetime, scaled; default 300)
 #   name    => 'label'      (for the log file name)
+#   firmware_tcg_fallback => 1
+#                           (if KVM fails with "KVM internal error" before
+#                            the banner, i.e. in the firmware, boot again
+#                            under TCG: some hosts' KVM cannot run OVMF)
 # Croaks if the image is missing or QEMU cannot be started.
 sub boot {
 	my ($class, %o) = @_;
-	my $smp = $o{smp} // 2;
-	my $mem = $o{mem} // '512M';
-	my $iso = $o{iso} || 0;
+	$o{smp} //= 2;
+	$o{mem} //= '512M';
+	$o{iso} ||= 0;
 	croak "Tally->boot: iso must be 0, 'bios' or 'uefi'"
-		unless !$iso || $iso eq 'bios' || $iso eq 'uefi';
+		unless !$o{iso} || $o{iso} eq 'bios' || $o{iso} eq 'uefi';
+	croak 'Tally->boot: append is only for -kernel'
+		if $o{iso} && defined $o{append};
+	my $img = $o{iso} ? iso_path() : elf_path();
+	croak "Tally->boot: $img is missing (run make" . ($o{iso} ? ' iso)' : ')')
+		unless -f $img;
 
-	my @argv = ($QEMU, accel_args(), '-smp', $smp, '-m', $mem,
+	my $script = basename($0);
+	$script =~ s/\.t$//;
+	my $self = bless {
+		opts => \%o, smp => $o{smp}, mem => $o{mem}, iso => $o{iso},
+		name => $o{name} // sprintf('%s-%d', $script, ++$serial),
+		history => [], notes => [], earlier => '',
+		failures_at_start => _failures(),
+	}, $class;
+	$self->_spawn([accel_args()]);
+	return $self;
+}
+
+# _spawn(accel) - start (or start again) QEMU with these accelerator
+# options; the output so far is kept for the transcript only.
+sub _spawn {
+	my ($self, $accel) = @_;
+	my $o = $self->{opts};
+	my @argv = ($QEMU, @$accel, '-smp', $o->{smp}, '-m', $o->{mem},
 		'-display', 'none', '-serial', 'stdio', '-no-reboot',
 		'-device', 'isa-debug-exit,iobase=0xf4,iosize=0x04');
-	my $tmp;
-	if ($iso) {
-		my $img = iso_path();
-		croak "Tally->boot: $img is missing (run make iso)" unless -f $img;
-		if ($iso eq 'uefi') {
-			my @fw = _ovmf_args(\$tmp);
+	if ($o->{iso}) {
+		if ($o->{iso} eq 'uefi') {
+			my @fw = _ovmf_args(\$self->{tmp});
 			croak 'Tally->boot: no OVMF firmware found (apt-get install ovmf)'
 				unless @fw;
 			push @argv, @fw;
 		}
-		push @argv, '-cdrom', $img;
-		croak 'Tally->boot: append is only for -kernel' if defined $o{append};
+		push @argv, '-cdrom', iso_path();
 	} else {
-		my $elf = elf_path();
-		croak "Tally->boot: $elf is missing (run make)" unless -f $elf;
-		push @argv, '-kernel', $elf;
-		push @argv, '-append', $o{append} if defined $o{append};
+		push @argv, '-kernel', elf_path();
+		push @argv, '-append', $o->{append} if defined $o->{append};
 	}
 
 	my ($in, $out, $err);
@@ -175,23 +195,24 @@ sub boot {
 	}
 	binmode $_ for $in, $out, $err;
 
-	my $script = basename($0);
-	$script =~ s/\.t$//;
-	my $self = bless {
-		argv => \@argv, pid => $pid, in => $in, out => $out, err => $err,
-		tmp => $tmp, t0 => time, smp => $smp, mem => $mem, iso => $iso,
-		name => $o{name} // sprintf('%s-%d', $script, ++$serial),
-		deadline => time + scale() * ($o{timeout} // 300),
+	if (defined $self->{argv}) {     # a second start: keep the first's record
+		$self->{earlier} .= $self->_transcript_body;
+		$self->{notes} = [];
+	}
+	my $scale = (grep { /^kvm\b/ } @$accel) ? scale() : _tcg_scale();
+	%$self = (%$self,
+		argv => \@argv, accel => $accel, scale => $scale,
+		pid => $pid, in => $in, out => $out, err => $err,
+		t0 => time, deadline => time + $scale * ($o->{timeout} // 300),
 		raw => '', buf => '', pos => 0, stderr => '',
-		status => undef, signal => undef, alive => 1,
-		boot_time => undef, history => [], cwd => undef,
-		last_time => undef, last_echo => undef, last_ok => 1,
-		failures_at_start => _failures(),
-	}, $class;
+		status => undef, signal => undef, alive => 1, stopped => 0,
+		boot_time => undef, cwd => undef, kvm_error => 0,
+		last_time => undef, last_echo => undef, last_ok => 1);
 	$live{$pid} = $self;
 	weaken($live{$pid});
-	return $self;
 }
+
+sub _tcg_scale { $ENV{TALLY_TIMEOUT_SCALE} || 4 }
 
 sub _ovmf_args {
 	my ($tmpref) = @_;
@@ -246,6 +267,14 @@ sub _pump {
 			}
 		}
 	}
+	# KVM stops the machine on an emulation failure, and QEMU then waits
+	# for ever: end it now.
+	if (!$self->{kvm_error} && $self->{stderr} =~ /KVM internal error/) {
+		$self->{kvm_error} = 1;
+		$self->note('QEMU reports a KVM internal error: killing it');
+		sleep 0.2;
+		$self->kill;
+	}
 	$self->_reap(0) if !$self->{out} || !$got;
 	return $got;
 }
@@ -270,7 +299,7 @@ sub _reap {
 
 sub _deadline {
 	my ($self, $timeout) = @_;
-	my $d = time + scale() * ($timeout // 30);
+	my $d = time + $self->{scale} * ($timeout // 30);
 	return $d < $self->{deadline} ? $d : $self->{deadline};
 }
 
@@ -321,6 +350,18 @@ sub wait_for {
 			return wantarray ? (@cap ? @cap : ($text)) : $text;
 		}
 		my $now = time;
+		if (!$self->{alive} && !$self->{out} && $self->{kvm_error}
+		    && $self->{opts}{firmware_tcg_fallback}
+		    && $self->{buf} !~ $BANNER_RE) {
+			$self->note('the KVM internal error came before the banner '
+				. '(in the firmware): booting again under TCG');
+			require Test::More;
+			Test::More::diag("$self->{name}: KVM cannot run the firmware on this "
+				. 'host (KVM internal error); booted again under TCG');
+			$self->_spawn(['-accel', 'tcg']);
+			$deadline = $self->_deadline($timeout);
+			next;
+		}
 		if (!$self->{alive} && !$self->{out}) {
 			$self->note("waiting for $re: QEMU exited (" . $self->_how_exited . ')');
 			return;
@@ -342,7 +383,7 @@ sub before { $_[0]->{before} }
 # nothing more comes.
 sub drain {
 	my ($self, $secs) = @_;
-	my $end = time + scale() * ($secs // 1);
+	my $end = time + $self->{scale} * ($secs // 1);
 	while ((my $left = $end - time) > 0) {
 		last unless $self->{alive} || $self->{out};
 		$self->_pump($left < 0.1 ? $left : 0.1);
@@ -515,10 +556,14 @@ sub kvm {
 	my ($self) = @_;
 	return kvm_usable() unless ref $self;
 	$self->_pump(0) if $self->{alive};
-	return 0 unless kvm_usable();
+	return 0 unless kvm_usable() && grep { /^kvm\b/ } @{$self->{accel}};
+	return 0 if $self->{kvm_error};
 	return $self->{stderr} =~ /failed to initialize kvm|Could not access KVM|kvm.*(?:not supported|unavailable)/i
 		? 0 : 1;
 }
+
+# $t->kvm_error - whether QEMU stopped on a "KVM internal error".
+sub kvm_error { $_[0]->{kvm_error} }
 
 # $t->note($text) - a line added to the transcript (harness events).
 sub note {
@@ -544,13 +589,18 @@ sub output {
 sub transcript {
 	my ($self) = @_;
 	$self->_pump(0) if $self->{alive};
+	return $self->{earlier} . $self->_transcript_body;
+}
+
+sub _transcript_body {
+	my ($self) = @_;
 	my $s = "QEMU: @{$self->{argv}}\n";
 	$s .= sprintf("accelerator: %s\n", $self->kvm ? 'KVM' : 'TCG');
 	$s .= "--- serial output\n" . _printable($self->{buf});
 	$s .= "\n--- end of serial output\n";
 	$s .= "--- QEMU stderr\n$self->{stderr}" if length $self->{stderr};
-	$s .= "--- harness\n" . join("\n", @{$self->{notes} || []}) . "\n"
-		if $self->{notes};
+	$s .= "--- harness\n" . join("\n", @{$self->{notes}}) . "\n"
+		if @{$self->{notes}};
 	$s .= '--- QEMU ' . $self->_how_exited . "\n";
 	return $s;
 }

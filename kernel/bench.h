@@ -1,0 +1,57 @@
+/*
+ * kernel/bench.h - in-kernel benchmarks, run by `bench [NAME]` at the
+ * shell and by `make bench`.
+ *
+ * Each benchmark times an operation with the TSC over many rounds and
+ * prints one line (SPEC 9):
+ *
+ *   bench NAME median_cycles=N p99_cycles=N ops=N
+ *
+ * where a sample is the mean cost of one operation over a round of
+ * BENCH_BATCH operations, and median/p99 are taken over the rounds. Cycles
+ * are meaningful under KVM or on hardware, not under software emulation.
+ *
+ *   static void bench_page_order0(void) { bench_measure("page_order0", op, arg, 1); }
+ *   BENCH(page_order0);
+ */
+#ifndef KERNEL_BENCH_H
+#define KERNEL_BENCH_H
+
+#include <stdint.h>
+
+#include "kernel/section_table.h"
+
+#define BENCH_BATCH 256    /* operations per timed round */
+#define BENCH_ROUNDS 501   /* timed rounds (odd: a true median) */
+#define BENCH_WARMUP 200   /* untimed rounds first */
+
+struct bench_case {
+	const char *name;
+	void (*fn)(void);
+};
+
+#define BENCH(ident) \
+	static const struct bench_case bench_case_##ident \
+		SECTION_TABLE_ENTRY(benches) = {#ident, bench_##ident}
+
+struct bench_result {
+	uint64_t median_cycles;
+	uint64_t p99_cycles;
+	unsigned long ops;
+};
+
+/*
+ * bench_time - run op(arg) BENCH_WARMUP rounds, then BENCH_ROUNDS timed
+ * rounds of BENCH_BATCH calls each, with interrupts off during a round;
+ * return the median and 99th percentile cost per call.
+ */
+struct bench_result bench_time(void (*op)(void *), void *arg);
+
+/* bench_print - the SPEC 9 line for one benchmark. */
+void bench_print(const char *name, const struct bench_result *r);
+
+/* bench_stats - median and p99 of n samples (sorted in place). */
+struct bench_result bench_stats(uint64_t *samples, unsigned int n,
+				unsigned long ops);
+
+#endif

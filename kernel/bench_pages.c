@@ -1,0 +1,160 @@
+/*
+ * kernel/bench_pages.c - what accounting costs the page allocator.
+ *
+ *   page_order0            alloc+free of one page, static key off
+ *   page_order0_root       the same with __GFP_KMEMCG, key on, a task of
+ *                          the root domain (never charged)
+ *   page_order0_accounted  key on, a task of an accounted domain: the
+ *                          charge is served from the per-CPU stock
+ *   page_order0_nostock    the same with the stock disabled: every page
+ *                          charges the shared res and kmem counters
+ *   stack_order2_accounted a 16 KiB kernel stack, accounted
+ *
+ * In a build with kmem accounting compiled out (make KMEM=0) the same
+ * names measure the bare allocator: `make bench` prints the ratios.
+ *
+ * To charge a domain the allocation must come from one of its tasks. The
+ * benchmark borrows the CPU: with interrupts off (so nothing can switch
+ * tasks or look at the current task), it makes a stand-in task of the
+ * domain current for the duration, then puts the real one back.
+ */
+#include <errno.h>
+
+#include "arch/x86_64/cpu.h"
+#include "kernel/bench.h"
+#include "kernel/platform.h"
+#include "kernel/task.h"
+#include "mm/buddy.h"
+#include "mm/kmem_hooks.h"
+#include "mm/memcontrol.h"
+#include "mm/stock.h"
+
+static void op_page_order0(void *arg)
+{
+	gfp_t gfp = *(gfp_t *)arg;
+	struct page *page = alloc_pages(gfp, 0);
+	if (!page)
+		panic("bench: order-0 allocation failed");
+	if (gfp & __GFP_KMEMCG)
+		free_accounted_pages(page, 0);
+	else
+		free_pages(page, 0);
+}
+
+static void op_stack_order2(void *arg)
+{
+	struct page *page = alloc_pages(THREADINFO_GFP_ACCOUNTED, THREAD_ORDER);
+	if (!page)
+		panic("bench: order-2 allocation failed");
+	free_accounted_pages(page, THREAD_ORDER);
+}
+
+/* run_as - time op as a task of memcg (NULL: the current task). */
+static struct bench_result run_as(struct mem_cgroup *memcg,
+				  void (*op)(void *), void *arg)
+{
+	static struct task stand_in;
+	struct bench_result r;
+
+	if (!memcg)
+		return bench_time(op, arg);
+	unsigned long flags = local_irq_save();
+	struct cpu *cpu = this_cpu();
+	struct task *real = cpu->current_task;
+	stand_in.pid = -1;
+	stand_in.flags = 0;
+	stand_in.memcg = memcg;
+	cpu->current_task = &stand_in;
+	r = bench_time(op, arg);
+	cpu->current_task = real;
+	local_irq_restore(flags);
+	return r;
+}
+
+static void bench_page_order0(void)
+{
+	gfp_t gfp = GFP_KERNEL;
+	struct bench_result r = bench_time(op_page_order0, &gfp);
+	bench_print("page_order0", &r);
+}
+BENCH(page_order0);
+
+static void bench_page_order0_root(void)
+{
+	gfp_t gfp = GFP_ACCOUNT;
+	static_key_slow_inc(&memcg_kmem_enabled_key);
+	struct bench_result r = run_as(root_mem_cgroup, op_page_order0, &gfp);
+	static_key_slow_dec(&memcg_kmem_enabled_key);
+	bench_print("page_order0_root", &r);
+}
+BENCH(page_order0_root);
+
+/* with_accounted_domain - run fn with a fresh domain that has a kmem
+ * limit, then remove it. */
+static void with_accounted_domain(void (*fn)(struct mem_cgroup *))
+{
+	struct mem_cgroup *memcg;
+	if (mem_cgroup_create(root_mem_cgroup, "bench", &memcg) < 0 ||
+	    memcg_update_kmem_limit(memcg, 1ll << 30) < 0) {
+		printk("# bench: cannot create an accounted domain\n");
+		return;
+	}
+	fn(memcg);
+	if (mem_cgroup_destroy(memcg) < 0)
+		printk("# bench: cannot remove the bench domain\n");
+}
+
+static void accounted(struct mem_cgroup *memcg)
+{
+	gfp_t gfp = GFP_ACCOUNT;
+	struct bench_result r = run_as(memcg, op_page_order0, &gfp);
+	bench_print("page_order0_accounted", &r);
+}
+
+static void bench_page_order0_accounted(void)
+{
+	with_accounted_domain(accounted);
+}
+BENCH(page_order0_accounted);
+
+static void nostock(struct mem_cgroup *memcg)
+{
+	gfp_t gfp = GFP_ACCOUNT;
+	memcg_stock_set_enabled(false);
+	struct bench_result r = run_as(memcg, op_page_order0, &gfp);
+	memcg_stock_set_enabled(true);
+	bench_print("page_order0_nostock", &r);
+}
+
+static void bench_page_order0_nostock(void)
+{
+	with_accounted_domain(nostock);
+}
+BENCH(page_order0_nostock);
+
+static void stack(struct mem_cgroup *memcg)
+{
+	struct bench_result r = run_as(memcg, op_stack_order2, NULL);
+	bench_print("stack_order2_accounted", &r);
+}
+
+static void bench_stack_order2_accounted(void)
+{
+	with_accounted_domain(stack);
+}
+BENCH(stack_order2_accounted);
+
+static void op_nothing(void *arg)
+{
+	__asm__ volatile("" ::: "memory");
+}
+
+/* The cost of the timing itself, spread over a round: the floor under
+ * every other figure (large where reading the TSC traps, as under nested
+ * virtualisation). */
+static void bench_timing_overhead(void)
+{
+	struct bench_result r = bench_time(op_nothing, NULL);
+	bench_print("timing_overhead", &r);
+}
+BENCH(timing_overhead);
