@@ -42,6 +42,7 @@ static unsigned int smp_limit(void)
 
 _Noreturn void kmain(uint32_t magic, uint64_t info_phys)
 {
+	pic_disable();
 	cpu_init_this(0);
 	serial_init();
 	trap_init();

@@ -27,7 +27,7 @@ static uint32_t ioapic_read(uint32_t reg)
 	return ioapic[4];
 }
 
-static void pic_disable(void)
+void pic_disable(void)
 {
 	/* ICW1-4: remap master to VECTOR_PIC_BASE, slave to +8, then mask. */
 	outb(0x20, 0x11);
@@ -44,7 +44,6 @@ static void pic_disable(void)
 
 void ioapic_init(void)
 {
-	pic_disable();
 	if (!acpi_info.ioapic_phys)
 		return;
 	paging_map_uncached(acpi_info.ioapic_phys, 4096);

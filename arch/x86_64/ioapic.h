@@ -7,7 +7,16 @@
 
 #include <stdint.h>
 
-/* ioapic_init - mask every line; also masks the old 8259 PICs. */
+/*
+ * pic_disable - remap the legacy 8259 PICs away from the exception vectors
+ * and mask them. Done first thing at boot, while the boot loader's
+ * "virtual wire" set-up still routes the PIC to the CPU: masking the PIC
+ * then also withdraws any interrupt it had already raised (otherwise QEMU
+ * keeps it latched and delivers a bogus vector at the first sti).
+ */
+void pic_disable(void);
+
+/* ioapic_init - mask every line of the IO-APIC. */
 void ioapic_init(void);
 /* ioapic_route_isa_irq - deliver ISA irq as vector to the boot CPU,
  * honouring the MADT's interrupt source overrides. */
