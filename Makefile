@@ -9,7 +9,7 @@
 #   make deps       install the Debian packages the other targets need
 #
 # Variables: CPUS (QEMU -smp, default 2), MEM (default 512M),
-# ACCEL=tcg to force software emulation, KMEM=0 to compile kmem accounting
+# ACCEL=tcg or ACCEL=kvm to choose the accelerator (default auto), KMEM=0 to compile kmem accounting
 # out (the analogue of CONFIG_MEMCG_KMEM=n).
 
 VERSION := 0.1
@@ -74,11 +74,8 @@ FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(wildcard tests/fuzz/
 FUZZ_SECONDS ?= 10
 
 # --- QEMU -------------------------------------------------------------------
-ifeq ($(ACCEL),tcg)
-QEMU_ACCEL := -accel tcg
-else
-QEMU_ACCEL := -accel kvm -accel tcg
-endif
+# ACCEL=auto: KVM if it is hardware virtualisation, else TCG (tests/accel).
+QEMU_ACCEL := $(shell sh tests/accel $(ACCEL))
 QEMU := qemu-system-x86_64 $(QEMU_ACCEL) -smp $(CPUS) -m $(MEM) \
 	-no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04
 OVMF_CODE := /usr/share/OVMF/OVMF_CODE.fd

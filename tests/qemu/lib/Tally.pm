@@ -102,7 +102,7 @@ sub iso_path  { build_dir() . '/tally.iso' }
 # exports it ("-accel kvm -accel tcg", or "-accel tcg" for ACCEL=tcg).
 sub accel_args {
 	my $a = $ENV{QEMU_ACCEL};
-	$a = '-accel kvm -accel tcg' unless defined $a && $a =~ /\S/;
+	$a = `sh "$ROOT/tests/accel" auto` unless defined $a && $a =~ /\S/;
 	return split ' ', $a;
 }
 
