@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sched.h>
 #include <stdint.h>
 
 extern __thread unsigned int host_cpu;
@@ -22,7 +23,9 @@ static inline void preempt_enable(void) {}
 static inline unsigned long local_irq_save(void) { return 0; }
 static inline void local_irq_restore(unsigned long flags) { (void)flags; }
 static inline bool in_interrupt(void) { return host_in_interrupt; }
-static inline void cpu_relax(void) { __builtin_ia32_pause(); }
+/* A spinning thread yields: with more threads than cores, a ticket lock
+ * would otherwise wait for the scheduler to run exactly the next holder. */
+static inline void cpu_relax(void) { sched_yield(); }
 static inline struct task *get_current(void) { return host_current; }
 
 void host_set_cpu(unsigned int cpu);
