@@ -4,6 +4,7 @@
  */
 #include "kernel/boot_tasks.h"
 
+#include "kernel/cgroupfs.h"
 #include "kernel/ctlfs.h"
 #include "kernel/platform.h"
 #include "kernel/proc.h"
@@ -17,6 +18,8 @@ _Noreturn void start_kernel_services(void)
 	if (!ctl_create_dir(root, "proc", NULL, NULL))
 		panic("ctlfs: cannot create /proc");
 	proc_init();
+	if (cgroupfs_init() < 0)
+		panic("cgroupfs: cannot create /cgroup");
 	mm_proc_init();
 	boot_script_run();
 	shell_run();
