@@ -50,13 +50,18 @@ KERNEL_CFLAGS := -std=gnu11 -O2 -g -ffreestanding -mno-red-zone \
 	-I. -isystem $(NEWLIB_INST)/include
 ifneq ($(KMEM),0)
 KERNEL_CFLAGS += -DCONFIG_MEMCG_KMEM
+# tests/check_jump_sites.sh: the kmem hooks are patch sites, or absent.
+JUMP_SITES_EXPECT := --sites memcg_kmem_enabled_key
+else
+JUMP_SITES_EXPECT := --no-sites memcg_kmem_enabled_key
 endif
 KERNEL_ASFLAGS := -I. -DTALLY_KERNEL -D__ASSEMBLY__
 
 KERNEL_C := $(wildcard arch/x86_64/*.c kernel/*.c mm/*.c)
 KERNEL_S := $(wildcard boot/*.S arch/x86_64/*.S)
 KERNEL_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(KERNEL_C)) \
-	$(patsubst %.S,$(OBJ)/%.o,$(KERNEL_S))
+	$(patsubst %.S,$(OBJ)/%.o,$(KERNEL_S)) \
+	$(OBJ)/fb_font.o
 
 # --- host builds of mm/ and the pure logic of kernel/ ------------------------
 # These kernel/ files are pure logic and compile for the host too.
@@ -91,7 +96,7 @@ need = @for t in $(1); do command -v $$t >/dev/null 2>&1 || { \
 
 DEBIAN_PACKAGES := gcc make binutils qemu-system-x86 grub-pc-bin \
 	grub-efi-amd64-bin grub-common xorriso mtools ovmf newlib-source \
-	libcmocka-dev clang perl gnuplot-nox xz-utils
+	libcmocka-dev clang perl gnuplot-nox xz-utils console-setup-linux
 deps:
 	@if [ "$$(id -u)" != 0 ]; then SUDO=sudo; fi; \
 	export DEBIAN_FRONTEND=noninteractive; \
@@ -120,9 +125,25 @@ $(OBJ)/%.o: %.S
 	@mkdir -p $(dir $@)
 	$(CC) $(KERNEL_ASFLAGS) -MMD -MP -c $< -o $@
 
-$(ELF): $(KERNEL_OBJS) linker.ld $(LIBC) tests/check_image.sh
+$(ELF): $(KERNEL_OBJS) linker.ld $(LIBC) tests/check_image.sh tests/check_jump_sites.sh
 	$(LD) -z max-page-size=0x1000 -z noexecstack -T linker.ld -o $@ $(KERNEL_OBJS) $(LIBC)
 	sh tests/check_image.sh $@
+	sh tests/check_jump_sites.sh $@ $(JUMP_SITES_EXPECT)
+
+# The framebuffer console's font: one of Debian's console fonts
+# (console-setup-linux), turned into a C array at build time. FONT picks
+# another, e.g. FONT=Lat15-Terminus32x16 for large glyphs.
+FONT ?= Lat15-VGA16
+FONT_PSF := /usr/share/consolefonts/$(FONT).psf.gz
+$(BUILD)/fb_font.c: arch/x86_64/font2c.pl $(wildcard $(FONT_PSF))
+	@test -f $(FONT_PSF) || { echo "make: $(FONT_PSF) is missing: running make deps"; $(MAKE) deps; }
+	@mkdir -p $(dir $@)
+	gzip -dc $(FONT_PSF) | perl arch/x86_64/font2c.pl $(FONT) > $@.tmp
+	mv $@.tmp $@
+
+$(OBJ)/fb_font.o: $(BUILD)/fb_font.c arch/x86_64/fb_font.h $(LIBC)
+	@mkdir -p $(dir $@)
+	$(CC) $(KERNEL_CFLAGS) -c $< -o $@
 
 -include $(KERNEL_OBJS:.o=.d)
 
@@ -183,4 +204,5 @@ lint:
 	cppcheck --quiet --std=c11 -I. -DTALLY_KERNEL $(KERNEL_C)
 
 clean:
-	rm -rf $(OBJ) $(OBJ)-nokmem $(BUILD)/host $(BUILD)/fuzz $(BUILD)/*.elf $(BUILD)/*.iso $(BUILD)/isodir
+	rm -rf $(OBJ) $(OBJ)-nokmem $(BUILD)/host $(BUILD)/fuzz $(BUILD)/*.elf $(BUILD)/*.iso $(BUILD)/isodir \
+		$(BUILD)/fb_font.c

@@ -46,6 +46,13 @@ mb2_header:
 	.short 3, 0
 	.long 12
 	.long _start
+	/* framebuffer tag (optional): any mode. GRUB keeps VGA text under BIOS
+	 * when grub.cfg says "set gfxpayload=text", and passes the UEFI GOP
+	 * framebuffer under UEFI (arch/x86_64/fb.c draws on it). */
+	.align 8
+	.short 5, 1
+	.long 20
+	.long 0, 0, 0                     /* width, height, depth: no preference */
 	/* end tag */
 	.align 8
 	.short 0, 0

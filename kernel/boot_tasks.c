@@ -1,16 +1,36 @@
 /*
- * kernel/boot_tasks.c - after the hardware: the control-file tree and the
- * shell.
+ * kernel/boot_tasks.c - after the hardware: the control-file tree, the
+ * scheduler, and the shell - a system task; kmain's context becomes the
+ * boot CPU's idle task.
  */
 #include "kernel/boot_tasks.h"
 
+#include "arch/x86_64/smp.h"
 #include "kernel/cgroupfs.h"
 #include "kernel/ctlfs.h"
+#include "kernel/fork.h"
 #include "kernel/platform.h"
 #include "kernel/proc.h"
+#include "kernel/program.h"
+#include "kernel/sched.h"
 #include "kernel/script.h"
 #include "kernel/shell.h"
+#include "kernel/static_key_proc.h"
+#include "mm/debug_free.h"
 #include "mm/meminfo.h"
+
+/* The shell task: the boot script, then the prompt, for ever. */
+static void shell_main(struct task *self, const char *arg)
+{
+	boot_script_run();
+	shell_run();
+	panic("shell: shell_run returned");
+}
+
+static const struct program shell_program = {
+	.name = "shell",
+	.main = shell_main,
+};
 
 _Noreturn void start_kernel_services(void)
 {
@@ -21,7 +41,10 @@ _Noreturn void start_kernel_services(void)
 	if (cgroupfs_init() < 0)
 		panic("cgroupfs: cannot create /cgroup");
 	mm_proc_init();
-	boot_script_run();
-	shell_run();
-	panic("shell: shell_run returned");
+	static_key_proc_init();
+	debug_free_proc_init();
+	sched_start();
+	if (task_spawn_system(&shell_program, "") < 0)
+		panic("shell: cannot create the shell task");
+	cpu_idle_loop();
 }

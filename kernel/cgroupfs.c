@@ -230,7 +230,7 @@ static const struct ctl_ops oom_control_ops = {
 	.write = oom_control_write,
 };
 
-/* --- memory.stat ----------------------------------------------------------- */
+/* --- memory.stat ---------------------------------------------------------- */
 
 static int stat_read(struct ctl_node *file, char *buf, size_t size)
 {
@@ -262,7 +262,7 @@ static int stat_read(struct ctl_node *file, char *buf, size_t size)
 
 static const struct ctl_ops stat_ops = {.read = stat_read};
 
-/* --- tasks, cgroup.kill ------------------------------------------------------ */
+/* --- tasks, cgroup.kill --------------------------------------------------- */
 
 static int compare_int(const void *a, const void *b)
 {
@@ -348,7 +348,7 @@ static const struct ctl_ops tasks_ops = {
 };
 static const struct ctl_ops kill_ops = {.write = kill_write};
 
-/* --- cgroup.stat (the root only) ------------------------------------------- */
+/* --- cgroup.stat (the root only) ------------------------------------------ */
 
 static int cgroup_stat_read(struct ctl_node *file, char *buf, size_t size)
 {
@@ -358,7 +358,7 @@ static int cgroup_stat_read(struct ctl_node *file, char *buf, size_t size)
 
 static const struct ctl_ops cgroup_stat_ops = {.read = cgroup_stat_read};
 
-/* --- directories ------------------------------------------------------------ */
+/* --- directories ---------------------------------------------------------- */
 
 static int cgroup_mkdir(struct ctl_node *dir, const char *name);
 static int cgroup_rmdir(struct ctl_node *dir);

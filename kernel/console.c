@@ -8,6 +8,7 @@
  */
 #include "kernel/console.h"
 
+#include "arch/x86_64/fb.h"
 #include "arch/x86_64/io.h"
 #include "arch/x86_64/serial.h"
 #include "arch/x86_64/vga.h"
@@ -39,6 +40,7 @@ void console_write(const char *s, size_t len)
 			serial_putc('\r');
 		serial_putc(s[i]);
 		vga_putc(s[i]);
+		fb_putc(s[i]);
 	}
 	if (locked)
 		spin_unlock_irqrestore(&console_lock, flags);

@@ -14,7 +14,10 @@
 #include "arch/x86_64/acpi.h"
 #include "arch/x86_64/boot_info.h"
 #include "arch/x86_64/cpu.h"
+#include "arch/x86_64/fb.h"
 #include "arch/x86_64/ioapic.h"
+#include "arch/x86_64/jump_label.h"
+#include "arch/x86_64/keyboard.h"
 #include "arch/x86_64/lapic.h"
 #include "arch/x86_64/paging.h"
 #include "arch/x86_64/serial.h"
@@ -57,6 +60,8 @@ _Noreturn void kmain(uint32_t magic, uint64_t info_phys)
 	vga_init();
 
 	paging_init(boot_info.ram_top);
+	jump_label_init();  /* static keys: before anything takes one */
+	fb_init(&boot_info.fb);
 	mm_init(boot_info.ram, boot_info.nr_ram, boot_info.reserved,
 		boot_info.nr_reserved);
 
@@ -66,6 +71,7 @@ _Noreturn void kmain(uint32_t magic, uint64_t info_phys)
 	ioapic_init();
 	lapic_timer_start();
 	smp_boot(smp_limit());
+	fb_enable_write_combining();
 
 	/* RAM as the user asked for it with -m: the usable ranges plus the
 	 * legacy hole between 640 KiB and 1 MiB. */
@@ -74,6 +80,7 @@ _Noreturn void kmain(uint32_t magic, uint64_t info_phys)
 	       (unsigned long)mem_mib);
 
 	serial_irq_init();
+	keyboard_init();
 	local_irq_enable();
 	start_kernel_services();
 	for (;;)

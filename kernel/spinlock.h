@@ -32,6 +32,19 @@ static inline void arch_spin_lock(spinlock_t *lock)
 		cpu_relax();
 }
 
+/* arch_spin_trylock - take the lock if it is free, without waiting; true
+ * if taken. For waiters that must do something else while they wait (serve
+ * other CPUs' function calls). */
+static inline bool arch_spin_trylock(spinlock_t *lock)
+{
+	uint16_t owner = __atomic_load_n(&lock->owner, __ATOMIC_RELAXED);
+	uint16_t expected = owner;  /* free: no ticket handed out past owner */
+
+	return __atomic_compare_exchange_n(&lock->next, &expected,
+					   (uint16_t)(owner + 1), false,
+					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+}
+
 static inline void arch_spin_unlock(spinlock_t *lock)
 {
 	__atomic_store_n(&lock->owner, (uint16_t)(lock->owner + 1),

@@ -1,26 +1,173 @@
 /*
- * kernel/static_key.c - switching static keys on and off (interim).
+ * kernel/static_key.c - switching static keys on and off: the
+ * arch-independent part (Linux: kernel/jump_label.c).
  *
  * A static key is a reference count: the branch behind it is taken while
- * the count is above zero (kernel/static_key.h). This portable version
- * only counts; the static-keys issue replaces it with one that rewrites
- * the 5-byte NOP at every call site into a jump when the count goes from 0
- * to 1, and back when it returns to 0.
+ * the count is above zero (kernel/static_key.h). Only the transitions
+ * 0 -> 1 and 1 -> 0 change code: they ask the architecture to rewrite every
+ * site of the key (arch_jump_label_transform), to a jump or back to the
+ * NOP. Other changes of the count only count.
  *
- * Callers to be aware of: static_key_slow_dec(&memcg_kmem_enabled_key)
- * runs when a domain is freed, which is when its last kernel page is
- * freed - possibly with interrupts off, from whatever context frees pages.
+ * One lock, static_key_lock, serialises the counts and the patching, as
+ * jump_label_mutex does in Linux. tally has no sleeping mutex, and
+ * static_key_slow_dec(&memcg_kmem_enabled_key) runs when a domain is
+ * freed - when its last kernel page is freed, possibly with interrupts
+ * off - so it is a spinlock taken with interrupts off. Patching waits for
+ * every other CPU (smp_call_function_all); a CPU waiting for this lock
+ * with interrupts off would never answer, so waiters serve those calls
+ * while they spin (smp_call_function_poll), as smp_call_function_all's
+ * own waiters do.
  */
 #include "kernel/static_key.h"
 
+#include "kernel/spinlock.h"
+#include "kernel/static_key_table.h"
+
+#ifdef TALLY_HOST
+/* Host programs: no sites to patch, and nobody to serve while waiting. */
+void (*host_jump_label_transform)(struct jump_entry *entries, unsigned int n,
+				  bool enable);
+
+static void arch_jump_label_transform(struct jump_entry *entries,
+				      unsigned int n, bool enable)
+{
+	if (host_jump_label_transform)
+		host_jump_label_transform(entries, n, enable);
+}
+
+static void static_key_wait(void)
+{
+	cpu_relax();
+}
+#else
+#include "arch/x86_64/smp.h"
+
+static void static_key_wait(void)
+{
+	smp_call_function_poll();
+	cpu_relax();
+}
+#endif
+
+static spinlock_t static_key_lock = SPINLOCK_INIT;
+/* Set once the table is sorted and assigned: until then, no patching. */
+static bool static_key_table_ready;
+
+static unsigned long static_key_lock_take(void)
+{
+	unsigned long flags = local_irq_save();
+
+	preempt_disable();
+	while (!arch_spin_trylock(&static_key_lock))
+		static_key_wait();
+	return flags;
+}
+
+static void static_key_lock_give(unsigned long flags)
+{
+	spin_unlock_irqrestore(&static_key_lock, flags);
+}
+
+static const char *key_name(const struct static_key *key)
+{
+	return key->name ? key->name : "(unnamed key)";
+}
+
+/* jump_label_update - make every site of key what its count says. */
+static void jump_label_update(struct static_key *key, bool enable)
+{
+	if (static_key_table_ready && key->nr_entries)
+		arch_jump_label_transform(key->entries, key->nr_entries, enable);
+}
+
 void static_key_slow_inc(struct static_key *key)
 {
-	__atomic_add_fetch(&key->enabled, 1, __ATOMIC_SEQ_CST);
+	unsigned long flags = static_key_lock_take();
+	int count = key->enabled;
+
+	if (count < 0) {
+		static_key_lock_give(flags);
+		panic("static_key_slow_inc: %s: count %d is below zero",
+		      key_name(key), count);
+	}
+	/* Sites first, then the count: the count never says "on" while a
+	 * site still says "off" (/proc/static_keys is read under the lock;
+	 * the host build's branch reads the count). */
+	if (count == 0)
+		jump_label_update(key, true);
+	__atomic_store_n(&key->enabled, count + 1, __ATOMIC_RELEASE);
+	static_key_lock_give(flags);
 }
 
 void static_key_slow_dec(struct static_key *key)
 {
-	if (__atomic_sub_fetch(&key->enabled, 1, __ATOMIC_SEQ_CST) < 0)
-		panic("static_key_slow_dec: %s: count below zero",
-		      key->name ? key->name : "(unnamed key)");
+	unsigned long flags = static_key_lock_take();
+	int count = key->enabled;
+
+	if (count <= 0) {
+		static_key_lock_give(flags);
+		panic("static_key_slow_dec: %s: count below zero (it is %d, "
+		      "and nobody holds a reference to drop)",
+		      key_name(key), count);
+	}
+	__atomic_store_n(&key->enabled, count - 1, __ATOMIC_RELEASE);
+	if (count == 1)
+		jump_label_update(key, false);
+	static_key_lock_give(flags);
+}
+
+/* The registered keys: DEFINE_STATIC_KEY_FALSE's static_keys table
+ * (kernel/section_table.h). */
+extern struct static_key *const __start_static_keys[];
+extern struct static_key *const __stop_static_keys[];
+
+static bool key_registered(const struct static_key *key)
+{
+	for (struct static_key *const *k = __start_static_keys;
+	     k < __stop_static_keys; k++) {
+		if (*k == key)
+			return true;
+	}
+	return false;
+}
+
+void static_key_init_table(struct jump_entry *start, struct jump_entry *stop)
+{
+	unsigned long flags;
+
+	jump_table_sort(start, stop);
+	jump_table_assign(start, stop);
+	for (struct jump_entry *e = start; e < stop; e++) {
+		struct static_key *key = jump_entry_key(e);
+
+		if (e != key->entries)
+			continue;  /* each key once, at its first site */
+		if (!key_registered(key))
+			printk("static_key: key '%s' at %p has %u sites but is "
+			       "not registered (define it with "
+			       "DEFINE_STATIC_KEY_FALSE): /proc/static_keys "
+			       "will not list it\n",
+			       key_name(key), (void *)key, key->nr_entries);
+	}
+
+	flags = static_key_lock_take();
+	static_key_table_ready = true;
+	for (struct jump_entry *e = start; e < stop; e++) {
+		struct static_key *key = jump_entry_key(e);
+
+		if (e == key->entries && key->enabled > 0)
+			jump_label_update(key, true);
+	}
+	static_key_lock_give(flags);
+}
+
+size_t static_keys_show(char *buf, size_t size)
+{
+	unsigned long flags = static_key_lock_take();
+	size_t len = static_keys_format(__start_static_keys,
+					__stop_static_keys - __start_static_keys,
+					buf, size);
+
+	static_key_lock_give(flags);
+	return len;
 }

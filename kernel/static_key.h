@@ -1,29 +1,114 @@
 /*
- * kernel/static_key.h - branches that cost nothing until they are switched on.
+ * kernel/static_key.h - branches that cost nothing until they are switched on
+ * (Linux: include/linux/jump_label.h).
  *
- * static_branch_unlikely(&key) is false while key.enabled is 0. In this
- * portable form it reads the count; the kernel build replaces it with a
- * runtime-patched 5-byte NOP (the static-keys issue), the host build keeps
- * the plain read.
+ *   DEFINE_STATIC_KEY_FALSE(my_key);            // off; listed in /proc
+ *
+ *   if (static_branch_unlikely(&my_key))        // a 5-byte NOP while off
+ *           do_the_rare_thing();
+ *
+ *   static_key_slow_inc(&my_key);               // on: NOPs become jumps
+ *   static_key_slow_dec(&my_key);               // off again at count 0
+ *
+ * A key is a reference count: the branch is taken while it is above zero.
+ * In the kernel, static_branch_unlikely() is an `asm goto` that leaves the
+ * NOP at the call site and records the site in the __jump_table section
+ * (arch/x86_64/jump_label.h, kernel/static_key_table.h); the count's 0->1
+ * and 1->0 transitions rewrite every site of the key, while other CPUs run
+ * (arch/x86_64/text_poke.c). In host programs (TALLY_HOST) the branch is a
+ * plain read of the count.
+ *
+ * /proc/static_keys lists every key defined with DEFINE_STATIC_KEY_FALSE,
+ * its count and its sites (kernel/static_key_proc.c).
  */
 #ifndef KERNEL_STATIC_KEY_H
 #define KERNEL_STATIC_KEY_H
 
 #include "kernel/platform.h"
+#include "kernel/section_table.h"
+
+struct jump_entry;
 
 struct static_key {
 	int enabled;  /* reference count: > 0 means the branch is taken */
 	const char *name;
+	/* Its patch sites, a range of the sorted __jump_table (set at boot by
+	 * static_key_init_table; none in host programs). */
+	struct jump_entry *entries;
+	unsigned int nr_entries;
 };
 
-#define STATIC_KEY_INIT_FALSE(n) {0, n}
+#define STATIC_KEY_INIT_FALSE(n) {.enabled = 0, .name = (n)}
 
+/*
+ * DEFINE_STATIC_KEY_FALSE - define a key, off, named after its identifier,
+ * and register it (the static_keys section) so that /proc/static_keys lists
+ * it even while it has count 0, or no sites at all.
+ */
+#define DEFINE_STATIC_KEY_FALSE(ident) \
+	struct static_key ident = STATIC_KEY_INIT_FALSE(#ident); \
+	static struct static_key *const static_key_entry_##ident \
+		SECTION_TABLE_ENTRY(static_keys) = &ident
+
+#if defined(TALLY_KERNEL) && !defined(__ASSEMBLY__)
+#include "arch/x86_64/jump_label.h"
+
+static __attribute__((always_inline)) inline bool
+static_branch_unlikely(struct static_key *key)
+{
+	return arch_static_branch(key);
+}
+#else
 static inline bool static_branch_unlikely(struct static_key *key)
 {
 	return unlikely(__atomic_load_n(&key->enabled, __ATOMIC_RELAXED) > 0);
 }
+#endif
 
+/*
+ * static_key_slow_inc - take a reference on key; the first one switches
+ * every site of the key to its jump (and returns once all CPUs run it).
+ * static_key_slow_dec - drop one; the last switches them back to NOPs.
+ * Panics if the count would go below zero.
+ *
+ * Slow (the 0<->1 transitions wait for every CPU three times per change)
+ * and serialised by one lock. Any context, interrupts on or off, but not
+ * holding a spinlock that another CPU may wait for with interrupts off
+ * (the transition waits for all CPUs: smp_call_function_all).
+ */
 void static_key_slow_inc(struct static_key *key);
 void static_key_slow_dec(struct static_key *key);
+
+/* static_key_count - the key's reference count now. */
+static inline int static_key_count(const struct static_key *key)
+{
+	return __atomic_load_n(&key->enabled, __ATOMIC_ACQUIRE);
+}
+
+/*
+ * static_key_init_table - at boot (arch's jump_label_init): sort the
+ * table of sites [start, stop), give each key its range, and bring every
+ * site into line with its key's count (keys taken before this ran have
+ * had no patching yet). Until it has run, transitions only count. Prints
+ * a warning for a key that has sites but was not registered.
+ */
+void static_key_init_table(struct jump_entry *start, struct jump_entry *stop);
+
+/*
+ * static_keys_show - the text of /proc/static_keys (SPEC 1) into buf, for
+ * every registered key, taken under the static-key lock so that no site is
+ * seen half patched. Returns its length.
+ */
+size_t static_keys_show(char *buf, size_t size);
+
+#ifdef TALLY_HOST
+/*
+ * host_jump_label_transform - host programs have no patch sites; a test
+ * that builds a table of fake ones sets this to watch (or do) the
+ * patching that static_key_slow_inc/dec ask for.
+ */
+extern void (*host_jump_label_transform)(struct jump_entry *entries,
+					 unsigned int n, bool enable);
+#endif
 
 #endif

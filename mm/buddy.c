@@ -21,6 +21,7 @@
 
 #include <string.h>
 
+#include "mm/debug_free.h"
 #include "mm/kmem_hooks.h"
 #include "mm/pcp.h"
 
@@ -75,6 +76,12 @@ static inline uint64_t __find_buddy_pfn(uint64_t pfn, unsigned int order)
  *   (c) the buddy heads a free block of the same order (a smaller free
  *       block there means part of the buddy is still allocated),
  *   (d) the buddy is in the same zone: always, tally has one zone.
+ *
+ * We hold the zone lock, but the buddy may be an allocated page whose owner
+ * is writing its flags right now (PG_head, PG_pcp, 0, ...) without it. That
+ * is harmless: PG_buddy is only ever set or cleared under the zone lock, so
+ * whichever value we read, the answer to (b) is right. READ_ONCE says that
+ * the read is racy on purpose.
  */
 static inline bool page_is_buddy(uint64_t buddy_pfn, unsigned int order)
 {
@@ -83,7 +90,7 @@ static inline bool page_is_buddy(uint64_t buddy_pfn, unsigned int order)
 	if (buddy_pfn >= max_pfn)                       /* (a) */
 		return false;
 	buddy = pfn_to_page(buddy_pfn);
-	return (buddy->flags & PG_buddy) &&             /* (b) */
+	return (READ_ONCE(buddy->flags) & PG_buddy) &&  /* (b) */
 	       buddy->order == order;                   /* (c) */
 }
 
@@ -138,7 +145,7 @@ void __free_one_page(struct page *page, uint64_t pfn, unsigned int order)
 		if (!page_is_buddy(buddy_pfn, order))
 			break;
 		del_page_from_free_list(pfn_to_page(buddy_pfn), order);
-		pfn &= buddy_pfn;  /* the merged block starts at the lower pfn */
+		pfn &= buddy_pfn;  /* the merged block starts lower */
 		order++;
 	}
 	add_to_free_list(pfn_to_page(pfn), order);
@@ -178,7 +185,7 @@ struct page *__rmqueue(unsigned int order)
 	return NULL;
 }
 
-/* --- poisoning (debug) ----------------------------------------------------- */
+/* --- poisoning (debug) ---------------------------------------------------- */
 
 static void poison_pages(struct page *page, unsigned int order)
 {
@@ -199,12 +206,14 @@ static void check_poison(struct page *page, unsigned int order)
 			if (mem[i] != PAGE_POISON_FREE)
 				panic("alloc_pages: pfn 0x%lx: use after free: "
 				      "byte %zu of the page was changed to "
-				      "0x%02x", (unsigned long)(page_to_pfn(page)
-				      + i / PAGE_SIZE), i % PAGE_SIZE, mem[i]);
+				      "0x%02x",
+				      (unsigned long)(page_to_pfn(page) +
+						      i / PAGE_SIZE),
+				      i % PAGE_SIZE, mem[i]);
 	}
 }
 
-/* --- boot ------------------------------------------------------------------ */
+/* --- boot ----------------------------------------------------------------- */
 
 void __free_pages_core(struct page *page, unsigned int order)
 {
@@ -221,7 +230,7 @@ void __free_pages_core(struct page *page, unsigned int order)
 	spin_unlock_irqrestore(&zone_normal.lock, flags);
 }
 
-/* --- allocation ------------------------------------------------------------ */
+/* --- allocation ----------------------------------------------------------- */
 
 /* rmqueue - take a block: order 0 from this CPU's list, larger ones from
  * the free lists under the zone lock. */
@@ -321,7 +330,7 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 	return page;
 }
 
-/* --- freeing --------------------------------------------------------------- */
+/* --- freeing -------------------------------------------------------------- */
 
 /*
  * bad_free - explain, by a panic naming the frame, why (page, order) is not
@@ -405,6 +414,9 @@ static inline void free_pages_check(const char *who, struct page *page,
 	if (unlikely((page->flags & PAGE_FLAGS_CHECK & ~allowed) != PG_head ||
 		     page->order != order))
 		bad_free(who, page, order);
+	/* More checks, when /proc/sys/debug_check_on_free is 1. */
+	if (debug_check_on_free())
+		debug_check_free_block(who, page, order);
 }
 
 /* __free_pages - free a checked block: to this CPU's list if order 0. */

@@ -83,7 +83,7 @@ static inline unsigned int get_order(size_t size)
 	return order;
 }
 
-/* --- inside mm/: the zone -------------------------------------------------- */
+/* --- inside mm/: the zone ------------------------------------------------- */
 
 /* The free blocks of one order: a list of their first pages. */
 struct free_area {

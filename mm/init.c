@@ -58,15 +58,18 @@ static void collect_ram(const struct phys_range *ram, int nr_ram)
 {
 	nr_ram_pfns = 0;
 	for (int i = 0; i < nr_ram; i++) {
-		struct pfn_range r = {pfn_up(ram[i].start), pfn_down(ram[i].end)};
+		struct pfn_range r = {pfn_up(ram[i].start),
+				      pfn_down(ram[i].end)};
 		int j;
 
 		if (ram[i].end <= ram[i].start || r.start >= r.end)
 			continue;
 		if (nr_ram_pfns == MM_MAX_RANGES)
-			panic("mm_init: more than %d RAM ranges", MM_MAX_RANGES);
+			panic("mm_init: more than %d RAM ranges",
+			      MM_MAX_RANGES);
 		/* insertion sort by start */
-		for (j = nr_ram_pfns; j > 0 && ram_pfns[j - 1].start > r.start; j--)
+		for (j = nr_ram_pfns; j > 0 && ram_pfns[j - 1].start > r.start;
+		     j--)
 			ram_pfns[j] = ram_pfns[j - 1];
 		ram_pfns[j] = r;
 		nr_ram_pfns++;
@@ -91,11 +94,13 @@ static void collect_reserved(const struct phys_range *reserved, int nr)
 		panic("mm_init: more than %d reserved ranges", MM_MAX_RANGES);
 	nr_reserved_pfns = 0;
 	for (int i = 0; i < nr; i++) {
+		struct pfn_range *r = &reserved_pfns[nr_reserved_pfns];
+
 		if (reserved[i].end <= reserved[i].start)
 			continue;
-		reserved_pfns[nr_reserved_pfns].start = pfn_down(reserved[i].start);
-		reserved_pfns[nr_reserved_pfns].end = pfn_up(reserved[i].end);
 		nr_reserved_pfns++;
+		r->start = pfn_down(reserved[i].start);
+		r->end = pfn_up(reserved[i].end);
 	}
 }
 

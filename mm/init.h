@@ -21,7 +21,9 @@ struct phys_range {
  * mem_map itself is carved out of the first RAM range large enough, and
  * reserved too. Frames outside @ram (holes, ACPI, MMIO) are PG_reserved.
  * Must be called once, on the boot CPU, before any allocation; the direct
- * map must already cover all of @ram.
+ * map must already cover all of @ram. It also sets up the per-CPU lists and
+ * the slab caches: alloc_pages() and kmalloc() work when it returns. (Host
+ * tests may call it again: each call starts from fresh allocator state.)
  */
 void mm_init(const struct phys_range *ram, int nr_ram,
 	     const struct phys_range *reserved, int nr_reserved);

@@ -21,8 +21,7 @@
 #include "mm/memcontrol.h"
 
 /* Off (count 0) until the first domain gets a kmem limit. */
-struct static_key memcg_kmem_enabled_key =
-	STATIC_KEY_INIT_FALSE("memcg_kmem_enabled_key");
+DEFINE_STATIC_KEY_FALSE(memcg_kmem_enabled_key);
 
 bool __memcg_kmem_new_page(gfp_t gfp, struct mem_cgroup **handle, int order)
 {

@@ -93,7 +93,7 @@ unsigned long mem_cgroup_nr_dying(void)
 	return __atomic_load_n(&nr_dying, __ATOMIC_RELAXED);
 }
 
-/* --- references ------------------------------------------------------------ */
+/* --- references ----------------------------------------------------------- */
 
 void mem_cgroup_get(struct mem_cgroup *memcg)
 {
@@ -197,7 +197,7 @@ struct mem_cgroup *mem_cgroup_from_task_get(struct task *task)
 	return memcg;
 }
 
-/* --- walking and naming ---------------------------------------------------- */
+/* --- walking and naming --------------------------------------------------- */
 
 struct mem_cgroup *mem_cgroup_iter_next(struct mem_cgroup *pos,
 					struct mem_cgroup *top)
@@ -289,7 +289,7 @@ void mem_cgroup_snapshot_put(struct mem_cgroup **all, size_t nr)
 	kfree(all);
 }
 
-/* --- mkdir and rmdir ------------------------------------------------------- */
+/* --- mkdir and rmdir ------------------------------------------------------ */
 
 int mem_cgroup_create(struct mem_cgroup *parent, const char *name,
 		      struct mem_cgroup **out)
@@ -373,7 +373,7 @@ int mem_cgroup_force_empty(struct mem_cgroup *memcg)
 	return 0;
 }
 
-/* --- limits and flags ------------------------------------------------------ */
+/* --- limits and flags ----------------------------------------------------- */
 
 int mem_cgroup_resize_limit(struct mem_cgroup *memcg, int64_t limit)
 {
@@ -485,7 +485,7 @@ int mem_cgroup_set_oom_kill_disable(struct mem_cgroup *memcg, bool val)
 	return 0;
 }
 
-/* --- tasks ----------------------------------------------------------------- */
+/* --- tasks ---------------------------------------------------------------- */
 
 /* task_enter - link task into memcg. memcg_tree_lock held. */
 static void task_enter(struct task *task, struct mem_cgroup *memcg)

@@ -86,7 +86,8 @@ static void free_pcppages_bulk(int count, struct per_cpu_pages *pcp)
 	unsigned long flags = spin_lock_irqsave(&zone_normal.lock);
 
 	while (count-- > 0 && !list_empty(&pcp->list)) {
-		struct page *page = list_entry(pcp->list.prev, struct page, lru);
+		struct page *page = list_entry(pcp->list.prev, struct page,
+					       lru);
 
 		list_del(&page->lru);
 		pcp->count--;

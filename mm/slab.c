@@ -64,7 +64,7 @@ static inline void set_next_free(void *obj, void *next)
 	*(void **)obj = next;
 }
 
-/* --- setting a cache up ---------------------------------------------------- */
+/* --- setting a cache up --------------------------------------------------- */
 
 /*
  * calculate_sizes - choose the slab order: the smallest order that wastes
@@ -148,8 +148,10 @@ void kmem_cache_init(void)
 		    0, 0);
 	cache_list_add(&kmem_cache_boot);
 	for (int i = 0; i < KMALLOC_NR_CACHES; i++) {
-		snprintf(name, sizeof(name), "kmalloc-%u", KMALLOC_MIN_SIZE << i);
-		cache_setup(&kmalloc_caches[i], name, KMALLOC_MIN_SIZE << i, 0, 0);
+		unsigned int size = KMALLOC_MIN_SIZE << i;
+
+		snprintf(name, sizeof(name), "kmalloc-%u", size);
+		cache_setup(&kmalloc_caches[i], name, size, 0, 0);
 		cache_list_add(&kmalloc_caches[i]);
 	}
 }
@@ -174,7 +176,7 @@ struct kmem_cache *kmem_cache_create(const char *name, size_t size,
 	return c;
 }
 
-/* --- slabs ----------------------------------------------------------------- */
+/* --- slabs ---------------------------------------------------------------- */
 
 static inline struct slab *slab_of(struct page *page)
 {
@@ -217,8 +219,8 @@ static void check_object_poison(struct kmem_cache *c, void *obj)
 
 	for (size_t i = sizeof(void *); i < c->size; i++)
 		if (p[i] != SLAB_POISON_FREE)
-			panic("kmem_cache_alloc: cache %s: object %p: use after "
-			      "free: byte %zu was changed to 0x%02x",
+			panic("kmem_cache_alloc: cache %s: object %p: use "
+			      "after free: byte %zu was changed to 0x%02x",
 			      c->name, obj, i, p[i]);
 }
 
@@ -267,7 +269,7 @@ static void slab_release(struct kmem_cache *c, struct page *page)
 	free_accounted_pages(page, c->order);
 }
 
-/* --- objects --------------------------------------------------------------- */
+/* --- objects -------------------------------------------------------------- */
 
 void *kmem_cache_alloc(struct kmem_cache *c, gfp_t gfp)
 {
@@ -288,7 +290,8 @@ void *kmem_cache_alloc(struct kmem_cache *c, gfp_t gfp)
 	while (list_empty(&c->slabs_partial)) {
 		if (!list_empty(&c->slabs_free)) {
 			/* reuse the empty slab the cache kept */
-			page = list_first_entry(&c->slabs_free, struct page, lru);
+			page = list_first_entry(&c->slabs_free, struct page,
+						lru);
 			list_del(&page->lru);
 			list_add(&page->lru, &c->slabs_partial);
 			break;
@@ -455,7 +458,7 @@ void get_slabinfo(struct kmem_cache *c, struct slabinfo *info)
 	spin_unlock_irqrestore(&c->lock, flags);
 }
 
-/* --- kmalloc --------------------------------------------------------------- */
+/* --- kmalloc -------------------------------------------------------------- */
 
 /* kmalloc_cache - the smallest kmalloc cache for size bytes. */
 static struct kmem_cache *kmalloc_cache(size_t size)

@@ -47,7 +47,7 @@ static void stat_add(struct mem_cgroup *memcg, bool cache, long pages)
 		WRITE_ONCE(memcg->nr_rss, memcg->nr_rss + pages);
 }
 
-/* --- moving charges to the parent ------------------------------------------ */
+/* --- moving charges to the parent ----------------------------------------- */
 
 /* move_target - where a removed domain's user charges go: the parent if
  * its counters include ours (use_hierarchy), else the root. */
@@ -107,7 +107,7 @@ void user_memory_move_parent(struct mem_cgroup *memcg)
 	spin_unlock(&user_memory_lock);
 }
 
-/* --- giving pages back ----------------------------------------------------- */
+/* --- giving pages back ---------------------------------------------------- */
 
 /*
  * take_page - unlink a page from its task and uncharge it; it goes on
@@ -183,7 +183,7 @@ out:
 	return reclaimed;
 }
 
-/* --- allocating ------------------------------------------------------------ */
+/* --- allocating ----------------------------------------------------------- */
 
 /*
  * user_memory_charge - charge one page to memcg, as hard as user memory

@@ -10,6 +10,11 @@
  *                               pages, so that text can be read-only and
  *                               executable and data writable and NX.
  *
+ * The direct map also covers the kernel image's frames; the 2 MiB pages
+ * holding its text are split into 4 KiB pages so that the text frames are
+ * read-only there too. Kernel text then has no writable mapping at all:
+ * static keys patch it through a temporary alias (arch/x86_64/text_poke.c).
+ *
  * Page-table pages come from a pool in .bss, because the page allocator
  * is built later, on top of the direct map.
  */
@@ -70,6 +75,43 @@ static void map_4k(uint64_t va, uint64_t pa, uint64_t flags)
 	pt[(va >> 12) & 511] = pa | flags | PTE_PRESENT;
 }
 
+/*
+ * split_2m - replace the 2 MiB page mapping va by a table of 512 4 KiB
+ * pages with the same frames and flags (nothing if it is not a 2 MiB page).
+ */
+static void split_2m(uint64_t va)
+{
+	uint64_t *pdpt = next_table(kernel_pml4, (va >> 39) & 511);
+	uint64_t *pd = next_table(pdpt, (va >> 30) & 511);
+	uint64_t *pde = &pd[(va >> 21) & 511];
+
+	if (!(*pde & PTE_PRESENT) || !(*pde & PTE_HUGE))
+		return;
+	uint64_t base = *pde & PTE_ADDR_MASK & ~((2ull << 20) - 1);
+	uint64_t flags = *pde & ~PTE_ADDR_MASK & ~PTE_HUGE;
+	uint64_t *pt = alloc_table();
+	for (int i = 0; i < 512; i++)
+		pt[i] = (base + ((uint64_t)i << 12)) | flags;
+	*pde = image_phys(pt) | PTE_PRESENT | PTE_WRITE;
+}
+
+/* protect_direct_map_text - the direct map's view of the kernel's text:
+ * 4 KiB pages, read-only (and, as all of the direct map, NX). */
+static void protect_direct_map_text(void)
+{
+	for (uint64_t va = (uint64_t)_text; va < (uint64_t)_etext; va += 4096) {
+		uint64_t alias = DIRECT_MAP_BASE + image_phys((void *)va);
+		int level;
+
+		split_2m(alias);
+		uint64_t *pte = paging_lookup_pte(alias, &level);
+		if (!pte || level != 1)
+			panic("paging: direct map of text at %#lx not split",
+			      (unsigned long)alias);
+		*pte &= ~PTE_WRITE;
+	}
+}
+
 static void map_image_range(const char *start, const char *end, uint64_t flags)
 {
 	for (uint64_t va = (uint64_t)start; va < (uint64_t)end; va += 4096)
@@ -88,6 +130,7 @@ void paging_init(uint64_t top)
 	for (uint64_t pa = 0; pa < top; pa += 2ull << 20)
 		map_2m(DIRECT_MAP_BASE + pa, pa,
 		       PTE_WRITE | PTE_GLOBAL | PTE_NX);
+	protect_direct_map_text();
 
 	/* The boot section (multiboot headers, 32-bit entry, boot page tables
 	 * used by APs on their way up), then the kernel proper. */
@@ -117,6 +160,18 @@ uint64_t *paging_lookup_pte(uint64_t va, int *level)
 		table = phys_to_virt(*entry & PTE_ADDR_MASK);
 	}
 	return NULL;
+}
+
+uint64_t *paging_reserve_pte(uint64_t va)
+{
+	uint64_t *pdpt = next_table(kernel_pml4, (va >> 39) & 511);
+	uint64_t *pd = next_table(pdpt, (va >> 30) & 511);
+
+	if (pd[(va >> 21) & 511] & PTE_HUGE)
+		panic("paging_reserve_pte: %#lx is inside a 2 MiB page",
+		      (unsigned long)va);
+	uint64_t *pt = next_table(pd, (va >> 21) & 511);
+	return &pt[(va >> 12) & 511];
 }
 
 void paging_map_uncached(uint64_t phys, uint64_t size)

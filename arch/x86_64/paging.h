@@ -23,7 +23,8 @@ extern uint64_t kernel_cr3;
  * direct map of all physical memory below top (at least 4 GiB, to cover
  * ACPI tables and device registers) with 2 MiB pages, read-write and
  * non-executable; and the kernel image at its link address with 4 KiB
- * pages: text read-only and executable, rodata read-only, data NX.
+ * pages: text read-only and executable, rodata read-only, data NX. The
+ * direct map's view of the text is read-only too (4 KiB pages there).
  */
 void paging_init(uint64_t top);
 
@@ -37,6 +38,15 @@ void paging_map_uncached(uint64_t phys, uint64_t size);
  * unmapped.
  */
 uint64_t *paging_lookup_pte(uint64_t va, int *level);
+
+/*
+ * paging_reserve_pte - the 4 KiB page-table entry for va in the kernel's
+ * tables, creating the tables above it (the entry itself is left as it
+ * is: not present if va was never mapped). For a mapping that comes and
+ * goes, such as text_poke's alias; call at boot, while the page-table pool
+ * is in use by this CPU only.
+ */
+uint64_t *paging_reserve_pte(uint64_t va);
 
 /* paging_flush - flush the TLB entry for va on this CPU. */
 static inline void paging_flush(uint64_t va)

@@ -70,6 +70,11 @@ static void call_service(void)
 	__atomic_fetch_sub(&call_remaining, 1, __ATOMIC_RELEASE);
 }
 
+void smp_call_function_poll(void)
+{
+	call_service();
+}
+
 static void call_function_interrupt(struct trap_frame *frame)
 {
 	call_service();
@@ -91,9 +96,9 @@ void smp_call_function_all(void (*fn)(void *), void *arg)
 {
 	unsigned long flags = local_irq_save();
 
-	while (!__atomic_compare_exchange_n(&call_lock.next, &call_lock.owner,
-					    call_lock.owner + 1, false,
-					    __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+	/* Not spin_lock: a CPU waiting here with interrupts off must keep
+	 * serving the caller that holds the lock, or both wait forever. */
+	while (!arch_spin_trylock(&call_lock)) {
 		call_service();
 		cpu_relax();
 	}

@@ -12,6 +12,14 @@ void smp_boot(unsigned int max_cpus);
 /* smp_send_reschedule - interrupt cpu so it reschedules. */
 void smp_send_reschedule(unsigned int cpu);
 
+/*
+ * smp_call_function_poll - run the function another CPU asked this one to
+ * run (smp_call_function_all), if there is one. For loops that wait with
+ * interrupts off for something a CPU inside smp_call_function_all may
+ * hold (the static-key lock): without it, neither would ever go on.
+ */
+void smp_call_function_poll(void);
+
 /* cpu_idle_loop - what a CPU does when it has nothing else: the scheduler
  * provides it (kernel/sched.c); the default halts. Never returns. */
 _Noreturn void cpu_idle_loop(void);

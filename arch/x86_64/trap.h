@@ -20,6 +20,7 @@ struct trap_frame {
 #define VECTOR_SERIAL       36   /* IRQ 4 */
 #define VECTOR_KEYBOARD     33   /* IRQ 1 */
 #define VECTOR_PIC_BASE     0x70 /* the masked 8259s: spurious only */
+#define VECTOR_KTEST        0xe0 /* in-kernel tests (ktest_static_key.c) */
 #define VECTOR_CALL_FUNC    0xf0 /* smp_call_function_all */
 #define VECTOR_RESCHEDULE   0xf1
 #define VECTOR_SPURIOUS     0xff

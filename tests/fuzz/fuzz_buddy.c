@@ -69,7 +69,8 @@ static void check_tag(const struct live *l)
 	if (l->len >= 16) {
 		memcpy(&a, l->p, 8);
 		memcpy(&b, l->p + l->len - 8, 8);
-		check(a == l->tag && b == l->tag, "an allocation was overwritten");
+		check(a == l->tag && b == l->tag,
+		      "an allocation was overwritten");
 	} else {
 		for (size_t i = 0; i < l->len; i++)
 			check(l->p[i] == (l->tag & 0xff),
@@ -88,8 +89,10 @@ static void add_live(enum kind kind, void *p, size_t len, unsigned int order,
 		      "two live allocations overlap");
 	if (zeroed)
 		for (size_t i = 0; i < len; i += sizeof(zero_page)) {
-			size_t n = len - i < sizeof(zero_page) ? len - i
-							      : sizeof(zero_page);
+			size_t n = len - i;
+
+			if (n > sizeof(zero_page))
+				n = sizeof(zero_page);
 
 			check(memcmp(c + i, zero_page, n) == 0,
 			      "__GFP_ZERO memory is not zero");
@@ -180,8 +183,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				free_live(((a << 8) | b) % nr_live);
 			break;
 		case 3: {
-			size_t len = (a & 0x80) ? ((size_t)(a & 0x7f) << 8 | b) * 4
-						: ((size_t)a << 4 | (b & 0xf));
+			/* up to 128 KiB, or small sizes up to 4 KiB */
+			size_t len = (a & 0x80) ?
+				     ((size_t)(a & 0x7f) << 8 | b) * 4 :
+				     ((size_t)a << 4 | (b & 0xf));
 			void *p = kmalloc(len, gfp);
 
 			if (p)
@@ -210,7 +215,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			shrink_all();
 			break;
 		}
-		check(nr_free_pages() <= totalram_pages, "more free than total");
+		check(nr_free_pages() <= totalram_pages,
+		      "more free than total");
 	}
 
 	while (nr_live)

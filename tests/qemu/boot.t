@@ -60,7 +60,23 @@ for my $case ([1, '256M'], [2, '512M'], [4, '1G']) {
 	};
 }
 
-# The ISO: GRUB, multiboot2, under SeaBIOS and under OVMF.
+# grub_entries - the menu entries of boot/grub.cfg, from which the ISO is
+# built: [title, kernel command line] each.
+sub grub_entries {
+	open my $fh, '<', "$Tally::ROOT/boot/grub.cfg" or return;
+	my @e;
+	while (<$fh>) {
+		push @e, [$1, undef] if /^\s*menuentry\s+["']([^"']+)["']/;
+		$e[-1][1] = $1 if @e && /^\s*multiboot2?\s+\S+\s*(.*?)\s*$/;
+	}
+	return @e;
+}
+
+# The ISO: GRUB, multiboot2, under SeaBIOS and under OVMF. Its menu starts
+# the demonstration by default; the test picks the plain shell entry with
+# the arrow keys, as a user at the serial console would.
+my @entries = grub_entries();
+my ($shell) = grep { ($entries[$_][1] // '') !~ /\bscript=/ } 0 .. $#entries;
 for my $fw ('bios', 'uefi') {
 	subtest "ISO under " . ($fw eq 'bios' ? 'SeaBIOS' : 'OVMF') => sub {
 		if (!-f Tally::iso_path()) {
@@ -73,6 +89,19 @@ for my $fw ('bios', 'uefi') {
 		# under TCG and says so.
 		my $t = Tally->boot(iso => $fw, smp => 2, mem => '512M', timeout => 300,
 			firmware_tcg_fallback => 1);
+		if (!defined $shell) {
+			fail('boot/grub.cfg has a menu entry without script=');
+			return $t->stop;
+		}
+		my $title = $entries[$shell][0];
+		ok(defined $t->wait_for(qr/\Q$title\E/, 240), "GRUB shows the entry '$title'")
+			or return $t->stop;
+		# Any key stops GRUB's countdown; Home, then Down to the entry.
+		for my $key ("\e[H", ("\e[B") x $shell) {
+			$t->send($key);
+			$t->drain(0.1);
+		}
+		$t->send("\r");
 		# Firmware and GRUB print before the kernel (with escape
 		# sequences under OVMF): the banner need not be the first line.
 		my ($ver, $cpus, $mib) = $t->wait_for($Tally::BANNER_RE, 240);

@@ -27,6 +27,12 @@ sub memfree_kb {
 	my @out = $t->cmd('ktest', 300);
 	my $answered = $t->last_ok;
 	ok($answered, 'ktest ran to the next prompt (no crash, no hang)');
+	if (!$answered) {
+		# Report the cases that did finish: what came after the echo.
+		my ($after) = $t->output =~ /.*tally:\/[^#\n]*# ktest\n(.*)\z/s;
+		@out = split /\n/, $after // '';
+		diag('ktest stopped after: ' . ($out[-1] // 'nothing'));
+	}
 
 	subtest 'ktest (KTAP)' => sub {
 		# Top-level KTAP lines have no indentation; nested suites' lines

@@ -73,7 +73,7 @@ static inline int memcg_test_teardown(void **state)
 	return 0;
 }
 
-/* --- tasks ------------------------------------------------------------------ */
+/* --- tasks ---------------------------------------------------------------- */
 
 static int memcg_test_next_pid = 100;
 
@@ -100,7 +100,7 @@ static inline void test_task_exit(struct task *task)
 	free(task);
 }
 
-/* --- domains, through the control files ------------------------------------- */
+/* --- domains, through the control files ----------------------------------- */
 
 static inline void test_write(const char *path, const char *value, int expect)
 {

@@ -95,7 +95,7 @@ static void test_init_ranges(void **state)
 	};
 	struct phys_range reserved[] = {
 		{b + (1ul << 20) + 100, b + (1ul << 20) + 5000}, /* 2 frames */
-		{b + (9ul << 20), b + (10ul << 20)},             /* in the hole */
+		{b + (9ul << 20), b + (10ul << 20)},             /* hole */
 	};
 	unsigned long frames = 0;
 	struct page *page;
@@ -115,8 +115,9 @@ static void test_init_ranges(void **state)
 
 	/* Every free frame is RAM and not reserved. */
 	for (int order = 0; order <= MAX_ORDER; order++) {
-		list_for_each_entry(page, &zone_normal.free_area[order].free_list,
-				    lru) {
+		struct free_area *area = &zone_normal.free_area[order];
+
+		list_for_each_entry(page, &area->free_list, lru) {
 			uint64_t pfn = page_to_pfn(page) - FIRST_PFN;
 
 			assert_int_equal(page_to_pfn(page) % (1ul << order), 0);
@@ -217,7 +218,8 @@ static void test_exhaustion_mixed(void **state)
 		struct page *page;
 
 		while ((page = alloc_pages(__GFP_NOWARN, order)) != NULL) {
-			memset(page_address(page), n & 0xff, PAGE_SIZE << order);
+			memset(page_address(page), n & 0xff,
+			       PAGE_SIZE << order);
 			blocks[n].page = page;
 			blocks[n].order = order;
 			frames += 1ul << order;
@@ -275,7 +277,8 @@ static void test_misuse_double_free(void **state)
 	char pfn[32];
 
 	free_pages(page, 0);
-	snprintf(pfn, sizeof(pfn), "pfn 0x%lx", (unsigned long)page_to_pfn(page));
+	snprintf(pfn, sizeof(pfn), "pfn 0x%lx",
+		 (unsigned long)page_to_pfn(page));
 	HOST_EXPECT_PANIC(free_pages(page, 0), "double free");
 	assert_non_null(strstr(host_last_panic, pfn));
 	assert_non_null(strstr(host_last_panic, "per-CPU"));
@@ -301,9 +304,11 @@ static void test_misuse_bad_frames(void **state)
 {
 	struct page *page;
 
-	HOST_EXPECT_PANIC(free_pages(pfn_to_page(0), 0), "pfn 0x0: frame is reserved");
+	HOST_EXPECT_PANIC(free_pages(pfn_to_page(0), 0),
+			  "pfn 0x0: frame is reserved");
 	HOST_EXPECT_PANIC(free_pages(pfn_to_page(MAP_PFN), 0), "reserved");
-	HOST_EXPECT_PANIC(free_pages(pfn_to_page(max_pfn), 0), "outside mem_map");
+	HOST_EXPECT_PANIC(free_pages(pfn_to_page(max_pfn), 0),
+			  "outside mem_map");
 	HOST_EXPECT_PANIC(free_pages((struct page *)((char *)mem_map + 3), 0),
 			  "outside mem_map");
 

@@ -167,7 +167,7 @@ static void test_failure_drains_other_cpus(void **state)
 	free(pages);
 }
 
-/* --- threads: four "CPUs" allocating and freeing at once ------------------- */
+/* --- threads: four "CPUs" allocating and freeing at once ---------------- */
 
 #define THREAD_ITERATIONS 20000
 #define THREAD_LIVE 32
@@ -193,9 +193,9 @@ static void *cpu_thread(void *arg)
 		if (live[slot].page) {
 			unsigned long *tag = page_address(live[slot].page);
 			unsigned long want = ((unsigned long)cpu << 32) | slot;
+			size_t last = (PAGE_SIZE << live[slot].order) / 8 - 1;
 
-			if (tag[0] != want ||
-			    tag[(PAGE_SIZE << live[slot].order) / 8 - 1] != want)
+			if (tag[0] != want || tag[last] != want)
 				failures++;
 			free_pages(live[slot].page, live[slot].order);
 			live[slot].page = NULL;

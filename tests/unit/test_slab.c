@@ -154,7 +154,8 @@ static void test_reuse_and_zero(void **state)
 
 static void test_alignment(void **state)
 {
-	struct kmem_cache *hw = kmem_cache_create("hw", 40, 0, SLAB_HWCACHE_ALIGN);
+	struct kmem_cache *hw = kmem_cache_create("hw", 40, 0,
+						  SLAB_HWCACHE_ALIGN);
 	struct kmem_cache *a256 = kmem_cache_create("a256", 300, 256, 0);
 	void *objs[40];
 
@@ -383,7 +384,8 @@ int main(void)
 		cmocka_unit_test_setup(test_kmalloc_large, setup),
 		cmocka_unit_test_setup(test_slab_meminfo, setup),
 		cmocka_unit_test_setup(test_misuse, setup),
-		cmocka_unit_test_setup(test_debug_double_free_and_poison, setup),
+		cmocka_unit_test_setup(test_debug_double_free_and_poison,
+				       setup),
 		cmocka_unit_test_setup(test_threads, setup),
 	};
 

@@ -237,10 +237,15 @@ sub _ovmf_args {
 # reap QEMU if it has exited. Returns true if anything happened.
 sub _pump {
 	my ($self, $wait) = @_;
-	return 0 unless $self->{out} || $self->{err};
+	$wait = 0 if $wait < 0;
+	if (!$self->{out} && !$self->{err}) {
+		# Both pipes are closed: QEMU is exiting. Reap it, and never
+		# return at once (callers loop on _pump).
+		sleep($wait < 0.05 ? $wait : 0.05) unless $self->_reap(0);
+		return 0;
+	}
 	my $sel = IO::Select->new(grep { defined } $self->{out}, $self->{err});
 	my $got = 0;
-	$wait = 0 if $wait < 0;
 	for my $fh ($sel->can_read($wait)) {
 		while (1) {
 			my $n = sysread($fh, my $data, 65536);
@@ -362,8 +367,11 @@ sub wait_for {
 			$deadline = $self->_deadline($timeout);
 			next;
 		}
-		if (!$self->{alive} && !$self->{out}) {
-			$self->note("waiting for $re: QEMU exited (" . $self->_how_exited . ')');
+		if (!$self->{out}) {
+			# The serial line is closed: nothing more can come. Give
+			# QEMU a moment to exit, for the transcript.
+			for (1 .. 40) { last if $self->_reap(0); sleep 0.05 }
+			$self->note("waiting for $re: the serial line closed (QEMU " . $self->_how_exited . ")");
 			return;
 		}
 		if ($now >= $deadline || $self->_expire) {

@@ -1,0 +1,66 @@
+/*
+ * arch/x86_64/jump_label.h - the x86-64 half of static keys
+ * (kernel/static_key.h): the patch site, and the calls that patch it.
+ *
+ * A site is
+ *
+ *   1:  0f 1f 44 00 00      nopl 0(%rax,%rax)    ; key off: fall through
+ *       ... the likely path ...
+ *   l_yes:                                       ; key on: jmp l_yes
+ *
+ * and an entry {1b, l_yes, key} in __jump_table, each as an offset from
+ * the entry's own field (kernel/static_key_table.h), as Linux's
+ * arch/x86/include/asm/jump_label.h does. The compiler keeps l_yes (the
+ * unlikely block) out of the straight-line path.
+ */
+#ifndef ARCH_X86_64_JUMP_LABEL_H
+#define ARCH_X86_64_JUMP_LABEL_H
+
+#include <stdbool.h>
+
+struct static_key;
+struct jump_entry;
+
+static __attribute__((always_inline)) inline bool
+arch_static_branch(struct static_key *key)
+{
+	__asm__ goto("1: .byte 0x0f, 0x1f, 0x44, 0x00, 0x00\n\t"
+		     ".pushsection __jump_table, \"aw\"\n\t"
+		     ".balign 8\n\t"
+		     ".long 1b - ., %l[l_yes] - .\n\t"
+		     ".quad %c0 - .\n\t"
+		     ".popsection"
+		     : : "i"(key) : : l_yes);
+	return false;
+l_yes:
+	return true;
+}
+
+/*
+ * jump_label_init - at boot, after paging_init and before anything takes
+ * a key: prepare the text-patching alias, claim #BP, and sort and assign
+ * the kernel's table of sites (static_key_init_table).
+ */
+void jump_label_init(void);
+
+/*
+ * arch_jump_label_transform - rewrite the n sites at entries to their jmp
+ * (enable) or the NOP, safely while other CPUs run them
+ * (arch/x86_64/text_poke.c). Caller: kernel/static_key.c, holding the
+ * static-key lock with interrupts off.
+ */
+void arch_jump_label_transform(struct jump_entry *entries, unsigned int n,
+			       bool enable);
+
+/* jump_label_parks_cpus - are the other CPUs parked while a site is
+ * patched (under KVM, or text_poke=park), rather than left running? */
+bool jump_label_parks_cpus(void);
+
+/* jump_label_bp_hits - times a CPU trapped on a site being patched and
+ * was sent on by the #BP handler (for tests and curiosity). */
+extern unsigned long jump_label_bp_hits;
+/* jump_label_bp_stale - times a CPU trapped on an int3 that a finished
+ * patch had already removed (a stale fetch: see jump_label_bp_handler). */
+extern unsigned long jump_label_bp_stale;
+
+#endif

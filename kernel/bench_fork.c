@@ -1,0 +1,75 @@
+/*
+ * kernel/bench_fork.c - fork + exit + reap, timed with the TSC: the
+ * `fork_exit` benchmark (SPEC 9), also reported by `ktest
+ * sched_fork_exit_cycles`.
+ *
+ * One operation is: prog_fork() in the parent (stack allocated and
+ * charged, task made, placed on a CPU), the child's run and exit, its last
+ * switch, the reaper freeing its stack, and the parent's wait reaping it.
+ * Cycles are meaningful under KVM or on hardware only.
+ */
+#include "kernel/bench_fork.h"
+
+#include "arch/x86_64/io.h"
+#include "kernel/bench.h"
+#include "kernel/exit.h"
+#include "kernel/fork.h"
+#include "kernel/platform.h"
+#include "kernel/program.h"
+#include "kernel/task_ops.h"
+#include "mm/memcontrol.h"
+
+static uint64_t *timed;
+static unsigned int nr_timed;
+/* The first task to run the program is the parent (it runs before any
+ * child exists); the children, running the same program, exit at once. */
+static int parent_claimed;
+
+static void fork_timer_main(struct task *self, const char *arg)
+{
+	if (__atomic_exchange_n(&parent_claimed, 1, __ATOMIC_SEQ_CST))
+		return;
+	for (unsigned int i = 0; i < FORK_EXIT_OPS; i++) {
+		uint64_t t0 = rdtsc_ordered();
+		int pid = prog_fork(self);
+
+		if (pid < 0)
+			return;
+		kernel_enter(self);
+		task_wait(pid);
+		kernel_leave(self);
+		timed[i] = rdtsc_ordered() - t0;
+		nr_timed = i + 1;
+	}
+}
+
+static const struct program fork_timer = {"forktimer", fork_timer_main,
+					  NULL, NULL};
+
+unsigned int fork_exit_samples(uint64_t *samples)
+{
+	int pid;
+
+	timed = samples;
+	nr_timed = 0;
+	__atomic_store_n(&parent_claimed, 0, __ATOMIC_SEQ_CST);
+	pid = task_spawn(root_mem_cgroup, &fork_timer, "");
+	if (pid < 0 || task_wait(pid) < 0)
+		return 0;
+	return nr_timed;
+}
+
+static void bench_fork_exit(void)
+{
+	static uint64_t samples[FORK_EXIT_OPS];
+	unsigned int n = fork_exit_samples(samples);
+	struct bench_result r;
+
+	if (n == 0) {
+		printk("bench fork_exit: no task could be forked\n");
+		return;
+	}
+	r = bench_stats(samples, n, n);
+	bench_print("fork_exit", &r);
+}
+BENCH(fork_exit);

@@ -1,0 +1,20 @@
+/*
+ * kernel/bench_fork.h - the cost of fork + exit + reap (SPEC 9 fork_exit).
+ */
+#ifndef KERNEL_BENCH_FORK_H
+#define KERNEL_BENCH_FORK_H
+
+#include <stdint.h>
+
+#define FORK_EXIT_OPS 201  /* forks timed (odd: a true median) */
+
+/*
+ * fork_exit_samples - a task in the root domain forks a child that exits
+ * at once, and waits for it (wait: until its stack is freed, and reaps
+ * it), FORK_EXIT_OPS times; samples[i] is the TSC cycles of the i-th
+ * fork + exit + reap. Returns how many were timed (FORK_EXIT_OPS, or
+ * fewer if a fork failed). From a system task (the shell).
+ */
+unsigned int fork_exit_samples(uint64_t *samples);
+
+#endif

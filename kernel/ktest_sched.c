@@ -1,0 +1,393 @@
+/*
+ * kernel/ktest_sched.c - in-kernel tests of tasks and the scheduler:
+ * fork, exit and reaping of many tasks, fork's ENOMEM and its roll-back,
+ * kill of a task asleep and of one running, wait queues, sleeping, and
+ * preemption (a task that never sleeps does not starve the others on its
+ * CPU). Then the cost of fork + exit + reap, in TSC cycles:
+ *
+ *   # fork_exit median_cycles=N p99_cycles=N ops=N
+ *
+ * The tasks are made as `run` makes them, in the root domain (charged to
+ * nobody) unless a test makes a domain of its own; each test waits for
+ * all its tasks to be reaped, so that MemFree comes back.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/bench_fork.h"
+#include "kernel/cgroupfs.h"
+#include "kernel/ctlfs.h"
+#include "kernel/exit.h"
+#include "kernel/fork.h"
+#include "kernel/ktest.h"
+#include "kernel/platform.h"
+#include "kernel/program.h"
+#include "kernel/sched.h"
+#include "kernel/task.h"
+#include "kernel/task_ops.h"
+#include "kernel/task_table.h"
+#include "kernel/time.h"
+#include "kernel/wait.h"
+#include "mm/buddy.h"
+#include "mm/memcontrol.h"
+#include "mm/slab.h"
+
+/* start - a task running prog in the root domain; its PID (> 0). */
+static int start(struct ktest *t, const struct program *prog, const char *arg)
+{
+	int pid = task_spawn(root_mem_cgroup, prog, arg);
+
+	KTEST_EXPECT(t, pid > 0, "task_spawn makes a task");
+	return pid;
+}
+
+/* poll - wait up to ms for cond(task) to hold; false if it never did. */
+static bool poll(struct task *task, bool (*cond)(struct task *), int ms)
+{
+	for (int i = 0; i < ms; i++) {
+		if (cond(task))
+			return true;
+		msleep(1);
+	}
+	return cond(task);
+}
+
+static bool is_sleeping(struct task *task)
+{
+	return READ_ONCE(task->state) == TASK_SLEEPING;
+}
+
+static bool is_zombie(struct task *task)
+{
+	return READ_ONCE(task->state) == TASK_ZOMBIE;
+}
+
+static bool has_worked(struct task *task)
+{
+	return READ_ONCE(task->work) > 0;
+}
+
+/* quiet_tasks - wait (up to a few seconds) until only `baseline` tasks
+ * are in the table: the reaper has caught up. */
+static bool quiet_tasks(unsigned int baseline)
+{
+	for (int i = 0; i < 5000 && nr_tasks() > baseline; i++)
+		msleep(1);
+	return nr_tasks() <= baseline;
+}
+
+/* --- fork, exit, reap -------------------------------------------------------- */
+
+#define FORK_MANY 300
+
+/*
+ * The forking tests start one parent task whose children run the same
+ * program with the same argument: the first task to run it is the
+ * parent (it runs before any child exists), and claims parent_claimed.
+ */
+static int parent_claimed;
+
+static bool is_parent(void)
+{
+	return !__atomic_exchange_n(&parent_claimed, 1, __ATOMIC_SEQ_CST);
+}
+
+/* start_parent - spawn prog in memcg as the parent of a forking test. */
+static int start_parent(struct mem_cgroup *memcg, const struct program *prog)
+{
+	__atomic_store_n(&parent_claimed, 0, __ATOMIC_SEQ_CST);
+	return task_spawn(memcg, prog, "");
+}
+
+/* The parent forks FORK_MANY children; each child finds it is not the
+ * parent and exits at once. */
+static void forker_main(struct task *self, const char *arg)
+{
+	if (!is_parent())
+		return;
+	for (int i = 0; i < FORK_MANY; i++)
+		if (prog_fork(self) > 0)
+			self->work++;
+}
+
+static const struct program forker = {"kt_forker", forker_main, NULL, NULL};
+
+static void ktest_sched_fork_exit_many(struct ktest *t)
+{
+	unsigned int tasks0 = nr_tasks();
+	unsigned long free0 = nr_free_pages();
+	struct task *task;
+	int pid;
+
+	pid = start_parent(root_mem_cgroup, &forker);
+	KTEST_EXPECT(t, pid > 0, "the forker starts");
+	task = task_get(pid);
+	KTEST_EXPECT(t, task != NULL, "task_get finds it");
+	KTEST_EXPECT(t, task_wait(pid) == 0, "wait reaps the forker");
+	KTEST_EXPECT(t, task && task->work == FORK_MANY,
+		     "every fork succeeded");
+	if (task)
+		task_put(task);
+	KTEST_EXPECT(t, quiet_tasks(tasks0), "every child is reaped");
+	KTEST_EXPECT(t, task_get(pid) == NULL, "a reaped PID is gone");
+	/* Slabs may keep an empty page or two; stacks all come back. */
+	KTEST_EXPECT(t, nr_free_pages() + 16 >= free0,
+		     "free pages back after fork, exit and reap");
+}
+KTEST(sched_fork_exit_many);
+
+/* In a domain whose kmem limit holds a few stacks, fork fails with ENOMEM
+ * - and does not "work" past the limit (xv6's forktest) - and everything
+ * it took comes back. */
+#define FORK_LIMIT_KB 256
+static volatile int fork_enomem_seen;
+
+static void limited_forker_main(struct task *self, const char *arg)
+{
+	if (!is_parent())
+		prog_pause(self);  /* children wait to be killed */
+	for (int i = 0; i < 1000; i++) {
+		int ret = prog_fork(self);
+
+		if (ret == -ENOMEM) {
+			fork_enomem_seen = 1;
+			return;
+		}
+		if (ret > 0)
+			self->work++;
+	}
+}
+
+static const struct program limited_forker = {"kt_limited",
+					      limited_forker_main, NULL, NULL};
+
+static void ktest_sched_fork_enomem(struct ktest *t)
+{
+	static const char dir[] = "/cgroup/ktest_fork";
+	unsigned int tasks0 = nr_tasks();
+	struct mem_cgroup *memcg = NULL;
+	char why[CTL_WHY_MAX], buf[64];
+	struct task *task;
+	int pid;
+
+	KTEST_EXPECT(t, ctl_mkdir(dir, why) == 0, "mkdir a domain");
+	KTEST_EXPECT(t, ctl_write("/cgroup/ktest_fork/memory.kmem.limit_in_bytes",
+				  "256K", why) == 0, "set a 256 KiB kmem limit");
+	if (cgroupfs_get_domain(dir, &memcg) < 0) {
+		KTEST_EXPECT(t, false, "find the domain");
+		return;
+	}
+	fork_enomem_seen = 0;
+	pid = start_parent(memcg, &limited_forker);
+	KTEST_EXPECT(t, pid > 0, "the forker starts in the domain");
+	task = pid > 0 ? task_get(pid) : NULL;
+	KTEST_EXPECT(t, pid > 0 && task_wait(pid) == 0, "it ends");
+	KTEST_EXPECT(t, fork_enomem_seen, "fork failed with ENOMEM at the limit");
+	KTEST_EXPECT(t, task && task->work > 0 &&
+			task->work < FORK_LIMIT_KB / 16,
+		     "fork succeeded a few times, never past the limit");
+	if (task)
+		task_put(task);
+	KTEST_EXPECT(t, ctl_read("/cgroup/ktest_fork/memory.kmem.failcnt", buf,
+				 sizeof(buf), why) > 0 && atoi(buf) > 0,
+		     "the kmem counter counted the refusal");
+	mem_cgroup_kill_tasks(memcg);
+	KTEST_EXPECT(t, quiet_tasks(tasks0), "the children are killed and reaped");
+	KTEST_EXPECT(t, ctl_read("/cgroup/ktest_fork/memory.kmem.usage_in_bytes",
+				 buf, sizeof(buf), why) > 0,
+		     "read kmem usage");
+	KTEST_EXPECT(t, READ_ONCE(memcg->nr_kernel_stack) == 0,
+		     "every stack uncharged");
+	mem_cgroup_put(memcg);
+	KTEST_EXPECT(t, ctl_rmdir(dir, why) == 0, "rmdir the domain");
+}
+KTEST(sched_fork_enomem);
+
+/* --- kill ------------------------------------------------------------------- */
+
+static void sleeper_main(struct task *self, const char *arg)
+{
+	prog_pause(self);
+}
+
+static const struct program sleeper = {"kt_sleeper", sleeper_main, NULL, NULL};
+
+static void ktest_sched_kill_sleeping(struct ktest *t)
+{
+	int pid = start(t, &sleeper, "");
+	struct task *task = pid > 0 ? task_get(pid) : NULL;
+
+	if (!task)
+		return;
+	KTEST_EXPECT(t, poll(task, is_sleeping, 2000), "it goes to sleep");
+	task_kill_user(task);
+	KTEST_EXPECT(t, task_kill_pending(task), "the kill is pending");
+	KTEST_EXPECT(t, poll(task, is_zombie, 2000), "woken, it exits");
+	KTEST_EXPECT(t, task_wait(pid) == 0, "wait reaps it");
+	KTEST_EXPECT(t, task->stack == NULL, "its stack is freed");
+	task_put(task);
+}
+KTEST(sched_kill_sleeping);
+
+/* spinner - never sleeps, never calls the kernel: only preemption stops it. */
+static void spinner_main(struct task *self, const char *arg)
+{
+	for (;;)
+		self->work++;
+}
+
+static const struct program spinner = {"kt_spinner", spinner_main, NULL, NULL};
+
+static void ktest_sched_kill_running(struct ktest *t)
+{
+	int pid = start(t, &spinner, "");
+	struct task *task = pid > 0 ? task_get(pid) : NULL;
+
+	if (!task)
+		return;
+	KTEST_EXPECT(t, poll(task, has_worked, 2000), "it runs");
+	task_kill_user(task);
+	KTEST_EXPECT(t, poll(task, is_zombie, 2000),
+		     "it exits at its next preemption point");
+	if (is_zombie(task))
+		KTEST_EXPECT(t, task_wait(pid) == 0, "wait reaps it");
+	task_put(task);
+}
+KTEST(sched_kill_running);
+
+/* A task killed before it first runs never runs its program. */
+static void ktest_sched_kill_new(struct ktest *t)
+{
+	struct task *task;
+	int pid;
+
+	preempt_disable();  /* on this CPU the new task cannot start yet */
+	pid = task_spawn(root_mem_cgroup, &spinner, "");
+	task = pid > 0 ? task_get(pid) : NULL;
+	if (task)
+		task_kill_user(task);
+	preempt_enable();
+	KTEST_EXPECT(t, task != NULL, "spawned");
+	if (!task)
+		return;
+	KTEST_EXPECT(t, task_wait(pid) == 0, "it exits");
+	/* (On another CPU it may have run a moment before the kill.) */
+	task_put(task);
+}
+KTEST(sched_kill_new);
+
+/* --- wait queues and sleep ----------------------------------------------------- */
+
+static DECLARE_WAIT_QUEUE_HEAD(ktest_wq);
+static volatile int ktest_flag;
+
+static void waiter_main(struct task *self, const char *arg)
+{
+	kernel_enter(self);
+	if (wait_event_killable(&ktest_wq, ktest_flag))
+		self->work = 1;
+	kernel_leave(self);
+}
+
+static const struct program waiter = {"kt_waiter", waiter_main, NULL, NULL};
+
+#define NR_WAITERS 8
+
+static void ktest_sched_wait_queue(struct ktest *t)
+{
+	struct task *tasks[NR_WAITERS];
+	int pids[NR_WAITERS];
+
+	ktest_flag = 0;
+	for (int i = 0; i < NR_WAITERS; i++) {
+		pids[i] = start(t, &waiter, "");
+		tasks[i] = pids[i] > 0 ? task_get(pids[i]) : NULL;
+		if (!tasks[i])
+			return;
+	}
+	for (int i = 0; i < NR_WAITERS; i++)
+		KTEST_EXPECT(t, poll(tasks[i], is_sleeping, 2000),
+			     "each waiter sleeps on the queue");
+	msleep(10);
+	for (int i = 0; i < NR_WAITERS; i++)
+		KTEST_EXPECT(t, tasks[i]->work == 0, "nobody woke without cause");
+	ktest_flag = 1;
+	wake_up_all(&ktest_wq);
+	for (int i = 0; i < NR_WAITERS; i++) {
+		KTEST_EXPECT(t, task_wait(pids[i]) == 0, "woken, it exits");
+		KTEST_EXPECT(t, tasks[i]->work == 1, "it saw the condition true");
+		task_put(tasks[i]);
+	}
+	KTEST_EXPECT(t, !wait_queue_active(&ktest_wq), "the queue is empty");
+}
+KTEST(sched_wait_queue);
+
+static void ktest_sched_msleep(struct ktest *t)
+{
+	uint64_t start = jiffies;
+
+	msleep(20);
+	KTEST_EXPECT(t, jiffies - start >= 20, "msleep(20) sleeps 20 ms");
+	KTEST_EXPECT(t, jiffies - start < 2000, "... and wakes up");
+}
+KTEST(sched_msleep);
+
+/* --- preemption ------------------------------------------------------------- */
+
+/* Twice as many spinners as CPUs, in one domain: each CPU has two or more
+ * tasks that never give up the CPU, and every one makes progress. */
+static void ktest_sched_preemption(struct ktest *t)
+{
+	unsigned int n = 2 * nr_cpus, tasks0 = nr_tasks();
+	struct task *tasks[2 * NR_CPUS];
+	uint64_t before[2 * NR_CPUS];
+	int pids[2 * NR_CPUS];
+
+	for (unsigned int i = 0; i < n; i++) {
+		pids[i] = start(t, &spinner, "");
+		tasks[i] = pids[i] > 0 ? task_get(pids[i]) : NULL;
+	}
+	msleep(100);
+	for (unsigned int i = 0; i < n; i++)
+		before[i] = tasks[i] ? tasks[i]->work : 0;
+	msleep(200);  /* the shell itself gets to run: it is back */
+	for (unsigned int i = 0; i < n; i++)
+		KTEST_EXPECT(t, tasks[i] && tasks[i]->work > before[i],
+			     "every spinner progresses: none starves");
+	for (unsigned int i = 0; i < n; i++) {
+		if (!tasks[i])
+			continue;
+		task_kill_user(tasks[i]);
+		KTEST_EXPECT(t, task_wait(pids[i]) == 0, "killed and reaped");
+		task_put(tasks[i]);
+	}
+	KTEST_EXPECT(t, quiet_tasks(tasks0), "all gone");
+}
+KTEST(sched_preemption);
+
+/* --- the cost of fork + exit + reap ---------------------------------------------- */
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void ktest_sched_fork_exit_cycles(struct ktest *t)
+{
+	static uint64_t samples[FORK_EXIT_OPS];
+	unsigned int tasks0 = nr_tasks();
+	unsigned int n = fork_exit_samples(samples);
+
+	KTEST_EXPECT(t, n == FORK_EXIT_OPS, "every fork succeeded");
+	KTEST_EXPECT(t, quiet_tasks(tasks0), "every task reaped");
+	if (n == 0)
+		return;
+	qsort(samples, n, sizeof(uint64_t), cmp_u64);
+	printk("# fork_exit median_cycles=%llu p99_cycles=%llu ops=%u\n",
+	       (unsigned long long)samples[n / 2],
+	       (unsigned long long)samples[n * 99 / 100], n);
+}
+KTEST(sched_fork_exit_cycles);

@@ -1,0 +1,142 @@
+/*
+ * kernel/programs.c - the built-in programs that `run` starts (SPEC 7.4).
+ *
+ *   spin            sleeps until killed
+ *   worker [N]      units of CPU work, counted in WORK; N units then exits
+ *                   (for ever without N)
+ *   forkbomb        forks copies of itself as fast as it can; on ENOMEM
+ *                   backs off one tick and tries again (WORK: forks)
+ *   hog SIZE        SIZE of rss user memory, then sleeps (WORK: pages)
+ *   cache SIZE      SIZE of cache (reclaimable) pages, then sleeps
+ *   kmemhog SIZE    SIZE of accounted kernel pages, then sleeps
+ *
+ * What they hold is freed when they exit (killed).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "kernel/memparse.h"
+#include "kernel/program.h"
+#include "mm/page.h"
+
+/* One unit of work: a fixed amount of arithmetic (some tens of
+ * microseconds), that the compiler cannot drop. */
+#define WORK_UNIT_ITERATIONS 20000
+
+static void work_unit(void)
+{
+	volatile uint64_t x = 1;
+
+	for (int i = 0; i < WORK_UNIT_ITERATIONS; i++)
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+}
+
+static void spin_main(struct task *self, const char *arg)
+{
+	prog_pause(self);
+}
+
+static int worker_check(const char *arg)
+{
+	long n;
+
+	if (!arg[0])
+		return 0;
+	return parse_int(arg, &n) == 0 && n > 0 ? 0 : -EINVAL;
+}
+
+static void worker_main(struct task *self, const char *arg)
+{
+	long units = 0;
+
+	if (arg[0])
+		parse_int(arg, &units);
+	while (units == 0 || self->work < (uint64_t)units) {
+		work_unit();
+		self->work++;
+	}
+}
+
+static void forkbomb_main(struct task *self, const char *arg)
+{
+	for (;;) {
+		if (prog_fork(self) < 0)
+			prog_sleep(self, 1);  /* ENOMEM: back off one tick */
+		else
+			self->work++;
+	}
+}
+
+/* size_check / size_pages - SIZE as memory.limit_in_bytes reads it
+ * (kernel/memparse.h); not -1. */
+static int size_check(const char *arg)
+{
+	uint64_t bytes;
+
+	if (memparse_size(arg, &bytes) < 0 || bytes == SIZE_UNLIMITED)
+		return -EINVAL;
+	return 0;
+}
+
+static unsigned long size_pages(const char *arg)
+{
+	uint64_t bytes = 0;
+
+	memparse_size(arg, &bytes);
+	return bytes / PAGE_SIZE;
+}
+
+static void user_memory_main(struct task *self, const char *arg,
+			     enum user_page_kind kind)
+{
+	/* On -ENOMEM (out of memory, or chosen by the OOM killer) it keeps
+	 * what it got; a killed task exits as the call returns. */
+	prog_user_alloc(self, size_pages(arg), kind);
+	self->work = READ_ONCE(self->user_pages);
+	prog_pause(self);
+}
+
+static void hog_main(struct task *self, const char *arg)
+{
+	user_memory_main(self, arg, USER_RSS);
+}
+
+static void cache_main(struct task *self, const char *arg)
+{
+	user_memory_main(self, arg, USER_CACHE);
+}
+
+static void kmemhog_main(struct task *self, const char *arg)
+{
+	unsigned long pages = size_pages(arg);
+
+	for (unsigned long i = 0; i < pages; i++) {
+		if (prog_kmem_alloc(self) < 0)
+			break;  /* at the limit: keep what it has */
+		self->work++;
+	}
+	prog_pause(self);
+}
+
+static const struct program programs[] = {
+	{"spin", spin_main, "spin", NULL},
+	{"worker", worker_main, "worker [UNITS]", worker_check},
+	{"forkbomb", forkbomb_main, "forkbomb", NULL},
+	{"hog", hog_main, "hog SIZE", size_check},
+	{"cache", cache_main, "cache SIZE", size_check},
+	{"kmemhog", kmemhog_main, "kmemhog SIZE", size_check},
+};
+
+const struct program *program_find(const char *name)
+{
+	for (unsigned int i = 0; i < ARRAY_SIZE(programs); i++)
+		if (!strcmp(programs[i].name, name))
+			return &programs[i];
+	return NULL;
+}
+
+const struct program *program_list(unsigned int *nr)
+{
+	*nr = ARRAY_SIZE(programs);
+	return programs;
+}

@@ -1,0 +1,79 @@
+/*
+ * kernel/sched.h - the scheduler: which task runs on each CPU, and when.
+ *
+ * Every CPU has its own run queue (kernel/runqueue.h: fair between
+ * domains, round robin inside one) and its own idle task, which halts
+ * when there is nothing to run. The LAPIC timer ticks HZ times a second
+ * on every CPU: a task that has used its slice (SCHED_SLICE_MS) while
+ * others wait is preempted when the interrupt returns, or when it next
+ * re-enables preemption. New tasks go to the CPU that is least loaded
+ * (by domain-weighted load); a CPU that is idle, and every CPU every few
+ * ticks, pulls waiting tasks from the most loaded one.
+ *
+ * Locking: each run queue has a lock, taken with interrupts off. It is
+ * held across the switch from one task to the next and released by the
+ * next one (sched_finish_switch), so a task that another CPU can see on
+ * a run queue has finished switching out. Lock order: wait-queue locks
+ * and timer locks before run-queue locks; two run-queue locks in CPU
+ * order.
+ */
+#ifndef KERNEL_SCHED_H
+#define KERNEL_SCHED_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct task;
+
+#define SCHED_SLICE_MS 4     /* a task's time slice */
+#define SCHED_BALANCE_TICKS 4  /* a busy CPU balances this often */
+
+/* sched_running - set once the first tasks exist (sched_start). */
+extern bool sched_running;
+
+/*
+ * sched_start - on the boot CPU, in kmain's context, which becomes this
+ * CPU's idle task: set up the scheduler, the task table and the reaper,
+ * and make the console wait on a wait queue. The caller then creates the
+ * shell and calls cpu_idle_loop().
+ */
+void sched_start(void);
+
+/* schedule - give up the CPU: to sleep (current->state TASK_SLEEPING,
+ * set by the caller), or to let others run. Task context, no spinlock
+ * held (it panics otherwise: sleeping while atomic). */
+void schedule(void);
+
+/* schedule_dead - the last switch of an exiting task (kernel/exit.c). */
+_Noreturn void schedule_dead(void);
+
+/* schedule_timeout - sleep until woken or ticks have passed. The caller
+ * has set current->state to TASK_SLEEPING (and may be on wait queues). */
+void schedule_timeout(uint64_t ticks);
+
+/*
+ * wake_up_task - make a sleeping task runnable again (on its last CPU).
+ * Any context. Returns false if it was not sleeping (it was running, or
+ * had exited).
+ */
+bool wake_up_task(struct task *task);
+
+/* wake_up_new_task - start a TASK_NEW task, on the least loaded CPU. */
+void wake_up_new_task(struct task *task);
+
+/* sched_finish_switch - the first thing a task does after it is switched
+ * to (a new task, from task_entry). */
+void sched_finish_switch(void);
+
+/* set_current_state - the current task's state, with a full barrier, as
+ * Linux's set_current_state. */
+void set_current_state(int state);
+
+/* set_current - what current (gs:16, kernel/platform.h) returns on this
+ * CPU from now on. */
+static inline void set_current(struct task *task)
+{
+	__asm__ volatile("movq %0, %%gs:16" : : "r"(task) : "memory");
+}
+
+#endif

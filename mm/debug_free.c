@@ -1,0 +1,124 @@
+/*
+ * mm/debug_free.c - optional checks of every block freed to the page
+ * allocator (mm/debug_free.h), and the control file that switches them.
+ */
+#include "mm/debug_free.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "kernel/ctlfs.h"
+#include "kernel/platform.h"
+
+/* Off until /proc/sys/debug_check_on_free says 1 (or a test takes it). */
+DEFINE_STATIC_KEY_FALSE(debug_check_on_free_key);
+
+static const char *flag_names(uint32_t flags, char *buf, size_t size)
+{
+	static const char *const names[] = {"reserved", "buddy", "pcp",
+					    "slab", "head", "kmemcg", "user"};
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < ARRAY_SIZE(names) && len < size; i++)
+		if (flags & (1u << i))
+			len += snprintf(buf + len, size - len, "%s%s",
+					len ? "," : "", names[i]);
+	return buf;
+}
+
+
+void debug_check_free_block(const char *who, const struct page *page,
+			    unsigned int order)
+{
+	uint64_t pfn = page_to_pfn(page);
+	uint64_t nr = 1ull << order;
+	char names[64];
+
+	if (pfn & (nr - 1))
+		panic("%s: pfn 0x%lx: an order-%u block must start at a "
+		      "multiple of %lu frames", who, (unsigned long)pfn, order,
+		      (unsigned long)nr);
+	if (pfn + nr > max_pfn)
+		panic("%s: pfn 0x%lx: the order-%u block runs past the end of "
+		      "RAM (pfn 0x%lx)", who, (unsigned long)pfn, order,
+		      (unsigned long)max_pfn);
+	if (!(page->flags & PG_kmemcg) && page->memcg)
+		panic("%s: pfn 0x%lx: page has a domain (%p) but no PG_kmemcg: "
+		      "its charge would never be given back", who,
+		      (unsigned long)pfn, (void *)page->memcg);
+	for (uint64_t i = 1; i < nr; i++) {
+		const struct page *tail = page + i;
+
+		if (tail->flags || tail->order || tail->memcg)
+			panic("%s: pfn 0x%lx: page %lu of the order-%u block "
+			      "being freed is in use (flags 0x%x %s, order %u, "
+			      "domain %p): blocks overlap", who,
+			      (unsigned long)(pfn + i), (unsigned long)i, order,
+			      tail->flags,
+			      flag_names(tail->flags, names, sizeof(names)),
+			      tail->order, (void *)tail->memcg);
+	}
+	uintptr_t start = (uintptr_t)page_address(page);
+	uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
+	if (sp >= start && sp < start + (nr << PAGE_SHIFT))
+		panic("%s: pfn 0x%lx: freeing the stack this CPU is running on",
+		      who, (unsigned long)pfn);
+}
+
+/* --- /proc/sys/debug_check_on_free ----------------------------------------- */
+
+/* Whether the file holds a reference on the key (under the tree lock, as
+ * all handlers run). */
+static bool proc_on;
+
+static int check_on_free_read(struct ctl_node *file, char *buf, size_t size)
+{
+	return snprintf(buf, size, "%d\n", proc_on ? 1 : 0);
+}
+
+static int check_on_free_write(struct ctl_node *file, const char *value)
+{
+	bool on;
+
+	if (!strcmp(value, "1"))
+		on = true;
+	else if (!strcmp(value, "0"))
+		on = false;
+	else
+		return ctl_error(EINVAL, "write 1 (check every freed block) "
+				 "or 0 (do not)");
+	if (on == proc_on)
+		return 0;
+	if (on)
+		static_key_slow_inc(&debug_check_on_free_key);
+	else
+		static_key_slow_dec(&debug_check_on_free_key);
+	proc_on = on;
+	return 0;
+}
+
+static const struct ctl_ops check_on_free_ops = {
+	.read = check_on_free_read,
+	.write = check_on_free_write,
+};
+
+void debug_free_proc_init(void)
+{
+	struct ctl_node *sys;
+
+	if (ctl_lookup(ctl_root(), "/proc/sys", &sys) < 0) {
+		struct ctl_node *proc;
+
+		if (ctl_lookup(ctl_root(), "/proc", &proc) < 0)
+			panic("debug_free_proc_init: /proc is missing");
+		sys = ctl_create_dir(proc, "sys", NULL, NULL);
+		if (!sys)
+			panic("debug_free_proc_init: cannot create /proc/sys");
+	}
+	if (!ctl_create_file(sys, "debug_check_on_free", &check_on_free_ops,
+			     NULL))
+		panic("debug_free_proc_init: cannot create "
+		      "/proc/sys/debug_check_on_free");
+}

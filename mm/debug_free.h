@@ -1,0 +1,46 @@
+/*
+ * mm/debug_free.h - optional checks of every block freed to the page
+ * allocator, behind a static key: off (a 5-byte NOP in free_pages) unless
+ * switched on with
+ *
+ *   echo 1 > /proc/sys/debug_check_on_free
+ *
+ * The second user of static keys (after memcg_kmem_enabled_key), and an
+ * example of what they are for: a check too slow to leave on, cheap enough
+ * to compile in everywhere.
+ */
+#ifndef MM_DEBUG_FREE_H
+#define MM_DEBUG_FREE_H
+
+#include "kernel/static_key.h"
+#include "mm/page.h"
+
+extern struct static_key debug_check_on_free_key;
+
+/* debug_check_on_free - are free-time checks on? */
+static inline bool debug_check_on_free(void)
+{
+	return static_branch_unlikely(&debug_check_on_free_key);
+}
+
+/*
+ * debug_check_free_block - what free_pages_check (mm/buddy.c) cannot see
+ * from the first page's flags alone; panics, naming the frame, unless
+ *   - the block starts at a multiple of 2^order frames and ends in RAM;
+ *   - its first page has a domain (page->memcg) exactly when it has
+ *     PG_kmemcg (a domain without the flag is a charge that is never
+ *     given back);
+ *   - every other page of the block has no flags, order 0 and no domain
+ *     (anything else means two blocks overlap: a wrong order somewhere,
+ *     or a corrupted page descriptor);
+ *   - the block is not the stack this CPU is running on.
+ * Costs one look at each of the 2^order page descriptors.
+ */
+void debug_check_free_block(const char *who, const struct page *page,
+			    unsigned int order);
+
+/* debug_free_proc_init - add /proc/sys/debug_check_on_free ("0" or "1";
+ * write 1 or 0). /proc must exist; /proc/sys is made if missing. */
+void debug_free_proc_init(void);
+
+#endif
