@@ -6,7 +6,8 @@
  *
  *   1. the kernel stack: alloc_pages(THREADINFO_GFP_ACCOUNTED, order 2),
  *      charged to the domain (res, then kmem) - refused at its limit
- *   2. the struct task, from the task_struct slab cache (GFP_ACCOUNT)
+ *   2. the struct task, from the task_struct slab cache (not charged yet:
+ *      see below)
  *   3. the first stack frame: task_start, then task_entry()
  *   4. a PID and a place in the task table
  *   5. the domain: mem_cgroup_fork_task / mem_cgroup_attach_task
@@ -105,8 +106,13 @@ static int task_create(const struct program *prog, const char *arg,
 		return -ENOMEM;
 	memcg_account_kernel_stack(stack, +1);
 
-	/* 2. The task itself. */
-	task = task_alloc(GFP_ACCOUNT | __GFP_NOWARN);
+	/*
+	 * 2. The task itself. Not charged until the slab has per-domain
+	 * caches (issue 10): today a charged slab page belongs to whichever
+	 * domain made the cache grow and outlives its objects, so a removed
+	 * domain would stay dying for as long as the cache keeps the page.
+	 */
+	task = task_alloc(GFP_KERNEL | __GFP_NOWARN);
 	if (!task)
 		goto undo_stack;
 	task->stack = stack;
