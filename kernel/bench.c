@@ -11,6 +11,7 @@
 #include "arch/x86_64/io.h"
 #include "kernel/platform.h"
 #include "kernel/shell_command.h"
+#include "mm/memcontrol.h"
 
 static uint64_t samples[BENCH_ROUNDS];
 
@@ -54,6 +55,19 @@ void bench_print(const char *name, const struct bench_result *r)
 	printk("bench %s median_cycles=%lu p99_cycles=%lu ops=%lu\n", name,
 	       (unsigned long)r->median_cycles, (unsigned long)r->p99_cycles,
 	       r->ops);
+}
+
+void with_accounted_domain(void (*fn)(struct mem_cgroup *))
+{
+	struct mem_cgroup *memcg;
+	if (mem_cgroup_create(root_mem_cgroup, "bench", &memcg) < 0 ||
+	    memcg_update_kmem_limit(memcg, 1ll << 30) < 0) {
+		printk("# bench: cannot create an accounted domain\n");
+		return;
+	}
+	fn(memcg);
+	if (mem_cgroup_destroy(memcg) < 0)
+		printk("# bench: cannot remove the bench domain\n");
 }
 
 static int cmd_bench(int argc, char **argv)

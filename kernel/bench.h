@@ -54,4 +54,11 @@ void bench_print(const char *name, const struct bench_result *r);
 struct bench_result bench_stats(uint64_t *samples, unsigned int n,
 				unsigned long ops);
 
+struct mem_cgroup;
+
+/* with_accounted_domain - run fn with a fresh domain (not in /cgroup) that
+ * has a 1 GiB kmem limit, so its kernel allocations are charged; then
+ * remove it. */
+void with_accounted_domain(void (*fn)(struct mem_cgroup *));
+
 #endif

@@ -73,25 +73,27 @@ static struct bench_result measure(struct mem_cgroup *memcg, unsigned int cpus)
 	return bench_stats(all, n, (unsigned long)CHARGE_SAMPLES * CHARGE_OPS);
 }
 
-static void charge_smp(const char *name, bool stock)
+static const char *charge_name;
+static bool charge_stock;
+
+static void charge_smp_in(struct mem_cgroup *memcg)
 {
-	struct mem_cgroup *memcg;
-	if (mem_cgroup_create(root_mem_cgroup, "bench", &memcg) < 0 ||
-	    memcg_update_kmem_limit(memcg, 1ll << 30) < 0) {
-		printk("# bench: cannot create an accounted domain\n");
-		return;
-	}
-	memcg_stock_set_enabled(stock);
+	memcg_stock_set_enabled(charge_stock);
 	for (unsigned int cpus = 1; cpus <= nr_cpus; cpus++) {
 		struct bench_result r = measure(memcg, cpus);
-		printk("# %s cpus=%u median_cycles=%lu\n", name, cpus,
+		printk("# %s cpus=%u median_cycles=%lu\n", charge_name, cpus,
 		       (unsigned long)r.median_cycles);
 		if (cpus == nr_cpus)
-			bench_print(name, &r);
+			bench_print(charge_name, &r);
 	}
 	memcg_stock_set_enabled(true);
-	if (mem_cgroup_destroy(memcg) < 0)
-		printk("# bench: cannot remove the bench domain\n");
+}
+
+static void charge_smp(const char *name, bool stock)
+{
+	charge_name = name;
+	charge_stock = stock;
+	with_accounted_domain(charge_smp_in);
 }
 
 static void bench_charge_smp_stock(void)

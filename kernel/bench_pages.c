@@ -22,6 +22,7 @@
 
 #include "arch/x86_64/cpu.h"
 #include "kernel/bench.h"
+#include "kernel/fork.h"
 #include "kernel/platform.h"
 #include "kernel/task.h"
 #include "mm/buddy.h"
@@ -49,25 +50,16 @@ static void op_stack_order2(void *arg)
 	free_accounted_pages(page, THREAD_ORDER);
 }
 
-/* run_as - time op as a task of memcg (NULL: the current task). */
+/* run_as - time op as a task of memcg (kernel/fork.h charge_as_begin). */
 static struct bench_result run_as(struct mem_cgroup *memcg,
 				  void (*op)(void *), void *arg)
 {
-	static struct task stand_in;
+	struct charge_as as;
 	struct bench_result r;
 
-	if (!memcg)
-		return bench_time(op, arg);
-	unsigned long flags = local_irq_save();
-	struct cpu *cpu = this_cpu();
-	struct task *real = cpu->current_task;
-	stand_in.pid = -1;
-	stand_in.flags = 0;
-	stand_in.memcg = memcg;
-	cpu->current_task = &stand_in;
+	charge_as_begin(&as, memcg);
 	r = bench_time(op, arg);
-	cpu->current_task = real;
-	local_irq_restore(flags);
+	charge_as_end(&as);
 	return r;
 }
 
@@ -89,20 +81,6 @@ static void bench_page_order0_root(void)
 }
 BENCH(page_order0_root);
 
-/* with_accounted_domain - run fn with a fresh domain that has a kmem
- * limit, then remove it. */
-static void with_accounted_domain(void (*fn)(struct mem_cgroup *))
-{
-	struct mem_cgroup *memcg;
-	if (mem_cgroup_create(root_mem_cgroup, "bench", &memcg) < 0 ||
-	    memcg_update_kmem_limit(memcg, 1ll << 30) < 0) {
-		printk("# bench: cannot create an accounted domain\n");
-		return;
-	}
-	fn(memcg);
-	if (mem_cgroup_destroy(memcg) < 0)
-		printk("# bench: cannot remove the bench domain\n");
-}
 
 static void accounted(struct mem_cgroup *memcg)
 {

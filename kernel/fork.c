@@ -174,14 +174,7 @@ int task_fork(struct task *parent)
 	return child->pid;
 }
 
-/* The stand-in current task of charge_as_begin: only its domain (and no
- * TASK_SYSTEM flag) matter to the kmem hooks. */
-struct charge_as {
-	struct task stand_in;
-	struct task *saved;
-};
-
-static void charge_as_begin(struct charge_as *as, struct mem_cgroup *memcg)
+void charge_as_begin(struct charge_as *as, struct mem_cgroup *memcg)
 {
 	memset(&as->stand_in, 0, sizeof(as->stand_in));
 	as->stand_in.pid = -1;
@@ -193,7 +186,7 @@ static void charge_as_begin(struct charge_as *as, struct mem_cgroup *memcg)
 	set_current(&as->stand_in);
 }
 
-static void charge_as_end(struct charge_as *as)
+void charge_as_end(struct charge_as *as)
 {
 	set_current(as->saved);
 	preempt_enable();

@@ -201,7 +201,9 @@ static int cmd_echo(int argc, char **argv)
 SHELL_COMMAND(echo, "echo [VALUE] [> FILE]",
 	      "print VALUE, or write it to a control file");
 
-static int cmd_mkdir(int argc, char **argv)
+/* dir_command - mkdir or rmdir: one PATH, handed to ctl_mkdir/ctl_rmdir. */
+static int dir_command(int argc, char **argv,
+		       int (*op)(const char *path, char *why))
 {
 	char path[SHELL_PATH_MAX], why[CTL_WHY_MAX];
 	int ret = check_args(argc, argv, 1, 1);
@@ -211,27 +213,21 @@ static int cmd_mkdir(int argc, char **argv)
 	ret = shell_abspath(argv[1], path, sizeof(path));
 	if (ret < 0)
 		return ret;
-	ret = ctl_mkdir(path, why);
+	ret = op(path, why);
 	if (ret < 0)
 		return shell_error(ret, "%s", why);
 	return 0;
+}
+
+static int cmd_mkdir(int argc, char **argv)
+{
+	return dir_command(argc, argv, ctl_mkdir);
 }
 SHELL_COMMAND(mkdir, "mkdir PATH", "make a directory (a domain, in /cgroup)");
 
 static int cmd_rmdir(int argc, char **argv)
 {
-	char path[SHELL_PATH_MAX], why[CTL_WHY_MAX];
-	int ret = check_args(argc, argv, 1, 1);
-
-	if (ret < 0)
-		return ret;
-	ret = shell_abspath(argv[1], path, sizeof(path));
-	if (ret < 0)
-		return ret;
-	ret = ctl_rmdir(path, why);
-	if (ret < 0)
-		return shell_error(ret, "%s", why);
-	return 0;
+	return dir_command(argc, argv, ctl_rmdir);
 }
 SHELL_COMMAND(rmdir, "rmdir PATH", "remove a directory (a domain, in /cgroup)");
 
