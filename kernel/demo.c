@@ -7,13 +7,28 @@
  *                          "before" figures
  *   demo watch BOMB SECS   one status line a second: tasks in BOMB, its
  *                          kmem usage/limit and kmem failcnt, the worker's
- *                          rate as a percentage of its rate before, MemFree
+ *                          rate, CPU and share of CPU (below), MemFree
  *   demo stop BOMB         cgroup.kill, wait for BOMB's tasks to go,
  *                          rmdir it, wait for it to be freed; compare
  *                          MemFree with the "before" figure
  *
- * Everything it prints it reads as a user would: from the control files
- * (through the ctlfs path operations) and the worker's progress counter.
+ * The worker, three ways (README "What the figures mean"):
+ *
+ *   rate   its units of work per second, as a percentage of its rate
+ *          before the bomb. Against the wall clock: under TCG a host that
+ *          deschedules QEMU's vCPU thread makes it drop, whatever the
+ *          kernel does.
+ *   cpu    the part of its CPU's time it ran, by the scheduler's clock.
+ *   share  what it ran as a percentage of its fair share: the CPU time a
+ *          fair scheduler owes it on its CPU (fair_share() below). 100%
+ *          means that no other domain got more than an equal part; the
+ *          bomb may still use what the worker leaves. Both this and cpu
+ *          come from the scheduler's own accounting (sched_cpu_times), so
+ *          a loaded host moves neither.
+ *
+ * Everything else it prints it reads as a user would: from the control
+ * files (through the ctlfs path operations) and the worker's progress
+ * counter.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -25,12 +40,17 @@
 #include "kernel/fork.h"
 #include "kernel/platform.h"
 #include "kernel/program.h"
+#include "kernel/sched.h"
 #include "kernel/shell_command.h"
 #include "kernel/task.h"
 #include "kernel/task_ops.h"
 #include "kernel/time.h"
 #include "mm/buddy.h"
 #include "mm/memcontrol.h"
+
+/* The worker's CPU time is sampled this often during a status second:
+ * short enough that it rarely moves to the other CPU within a sample. */
+#define SHARE_SAMPLE_MS 50
 
 static int worker_pid = -1;
 static uint64_t worker_rate_before;  /* units per second */
@@ -45,14 +65,92 @@ static uint64_t worker_work(void)
 	return work;
 }
 
-/* worker_rate - the worker's units of work over the next ms milliseconds,
- * per second. */
-static uint64_t worker_rate(unsigned int ms)
+/*
+ * fair_share - the worker's fair share of total CPU time on its CPU, when
+ * the other two domains there used a and b of it (the system tasks, which
+ * the scheduler treats as one domain, and the other user domains - in the
+ * demo, the bomb). Max-min fairness, as the scheduler's rule is (SPEC 6:
+ * a CPU's time equally among the domains that want it): each of the three
+ * is owed an equal part; what a domain does not use goes to the others.
+ * The worker always wants the CPU, so it is owed total - a - b if both
+ * used less than a third, else what is left when the one that used more
+ * than its part is cut back to it. Never more than what the others left
+ * it: a share below 100% means that some domain got more than its part.
+ */
+static uint64_t fair_share(uint64_t total, uint64_t a, uint64_t b)
 {
+	uint64_t lo = a < b ? a : b, hi = a < b ? b : a;
+
+	if (3 * lo >= total)
+		return total / 3;
+	if (lo + 2 * hi >= total)
+		return (total - lo) / 2;
+	return total - lo - hi;
+}
+
+/* The worker's CPU time over some samples, and what it was owed. */
+struct worker_share {
+	uint64_t total, got, owed;
+	unsigned int samples, moved;
+};
+
+/* share_add - one sample, from the snapshots a and b of the worker's CPU. */
+static void share_add(struct worker_share *sh, const struct sched_cpu_times *a,
+		      const struct sched_cpu_times *b)
+{
+	if (a->cpu != b->cpu) {  /* it moved: neither CPU's figures are its */
+		sh->moved++;
+		return;
+	}
+	uint64_t total = b->clock - a->clock, got = b->task - a->task;
+	uint64_t system = b->system - a->system, idle = b->idle - a->idle;
+	uint64_t used = got + system + idle;
+	uint64_t others = total > used ? total - used : 0;
+
+	/* Idle time on its CPU while it was runnable counts against the
+	 * scheduler: it is in total, and owed. */
+	sh->total += total;
+	sh->got += got;
+	sh->owed += fair_share(total, system, others);
+	sh->samples++;
+}
+
+static struct task *worker_task(void)
+{
+	return worker_pid < 0 ? NULL : task_get(worker_pid);
+}
+
+/*
+ * worker_measure - over the next ms milliseconds: the worker's rate in
+ * units per second (by the wall clock), and its CPU time against its fair
+ * share (by the scheduler's clock), sampled every SHARE_SAMPLE_MS.
+ */
+static uint64_t worker_measure(unsigned int ms, struct worker_share *sh)
+{
+	struct task *t = worker_task();
+	struct sched_cpu_times a, b;
 	uint64_t w0 = worker_work(), t0 = uptime_ms();
-	msleep(ms);
+
+	memset(sh, 0, sizeof(*sh));
+	if (t)
+		sched_cpu_times(t, &a);
+	for (unsigned int done = 0; done < ms; done += SHARE_SAMPLE_MS) {
+		msleep(ms - done < SHARE_SAMPLE_MS ? ms - done : SHARE_SAMPLE_MS);
+		if (!t)
+			continue;
+		sched_cpu_times(t, &b);
+		share_add(sh, &a, &b);
+		a = b;
+	}
+	if (t)
+		task_put(t);
 	uint64_t w1 = worker_work(), t1 = uptime_ms();
 	return t1 > t0 ? (w1 - w0) * 1000 / (t1 - t0) : 0;
+}
+
+static unsigned long percent(uint64_t part, uint64_t whole)
+{
+	return whole ? (unsigned long)(part * 100 / whole) : 0;
 }
 
 /* read_u64 - a control file's number, or -1 if it cannot be read. */
@@ -98,10 +196,12 @@ static int demo_start(const char *dir)
 		return shell_error(-pid, "cannot start the worker in %s", dir);
 	worker_pid = pid;
 	msleep(200);  /* let it get going */
-	worker_rate_before = worker_rate(1000);
+	struct worker_share sh;
+	worker_rate_before = worker_measure(1000, &sh);
 	memfree_before = nr_free_pages();
-	printk("demo: worker pid %d in %s: %lu units/s before the bomb; "
-	       "MemFree %lu kB\n", pid, dir, (unsigned long)worker_rate_before,
+	printk("demo: worker pid %d in %s: %lu units/s before the bomb "
+	       "(cpu=%lu%%); MemFree %lu kB\n", pid, dir,
+	       (unsigned long)worker_rate_before, percent(sh.got, sh.total),
 	       memfree_before * 4);
 	return 0;
 }
@@ -112,7 +212,8 @@ static int demo_watch(const char *bomb, long seconds)
 	if (limit < 0)
 		return shell_error(ENOENT, "no domain %s", bomb);
 	for (long s = 1; s <= seconds; s++) {
-		uint64_t rate = worker_rate(1000);
+		struct worker_share sh;
+		uint64_t rate = worker_measure(1000, &sh);
 		int64_t usage = read_u64(bomb, "memory.kmem.usage_in_bytes");
 		int64_t failcnt = read_u64(bomb, "memory.kmem.failcnt");
 		char lim[32];
@@ -120,11 +221,12 @@ static int demo_watch(const char *bomb, long seconds)
 			snprintf(lim, sizeof(lim), "unlimited");
 		else
 			snprintf(lim, sizeof(lim), "%ld", (long)limit);
+		unsigned long share = percent(sh.got, sh.owed);
 		printk("demo: t=%lds bomb tasks=%u kmem=%ld/%s kmem.failcnt=%ld "
-		       "worker=%lu%% MemFree=%lu kB\n", s, domain_tasks(bomb),
-		       (long)usage, lim, (long)failcnt,
-		       worker_rate_before ? (unsigned long)(rate * 100 / worker_rate_before) : 0,
-		       nr_free_pages() * 4);
+		       "worker rate=%lu%% cpu=%lu%% share=%lu%% MemFree=%lu kB\n",
+		       s, domain_tasks(bomb), (long)usage, lim, (long)failcnt,
+		       percent(rate, worker_rate_before), percent(sh.got, sh.total),
+		       share > 100 ? 100 : share, nr_free_pages() * 4);
 	}
 	return 0;
 }

@@ -58,6 +58,8 @@ struct sched_cpu {
 	uint64_t nr_switches;
 	uint64_t nr_pulled;        /* tasks this CPU took from others */
 	uint64_t idle_ticks;       /* ticks that found it idle */
+	uint64_t idle_time;        /* TSC cycles its idle task ran */
+	uint64_t system_time;      /* TSC cycles system tasks ran */
 	struct rq_census census;   /* scratch for balancing and placement,
 				    * used with interrupts off */
 } __cacheline_aligned;
@@ -114,6 +116,10 @@ static void update_curr(struct sched_cpu *sc)
 
 	sc->clock = now;
 	sc->curr->runtime += delta;
+	if (sc->curr->flags & TASK_IDLE)
+		sc->idle_time += delta;
+	else if (sc->curr->flags & TASK_SYSTEM)
+		sc->system_time += delta;
 	rq_account(&sc->rq, delta);
 }
 
@@ -130,6 +136,22 @@ static struct sched_cpu *lock_task_rq(struct task *task)
 			return sc;
 		arch_spin_unlock(&sc->lock);
 	}
+}
+
+void sched_cpu_times(struct task *task, struct sched_cpu_times *times)
+{
+	unsigned long flags = local_irq_save();
+	struct sched_cpu *sc = lock_task_rq(task);
+
+	/* Everything as of sc->clock, the last time update_curr ran there:
+	 * the parts then add up to the whole. */
+	times->cpu = task->cpu;
+	times->clock = sc->clock;
+	times->task = task->runtime;
+	times->idle = sc->idle_time;
+	times->system = sc->system_time;
+	arch_spin_unlock(&sc->lock);
+	local_irq_restore(flags);
 }
 
 /* --- switching ----------------------------------------------------------------- */

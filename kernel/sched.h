@@ -69,6 +69,22 @@ void sched_finish_switch(void);
  * Linux's set_current_state. */
 void set_current_state(int state);
 
+/*
+ * sched_cpu_times - where the time of the CPU that task is on (or last ran
+ * on) went, in TSC cycles since boot, as of the last time the scheduler
+ * counted it there: its clock, the task's own runtime (on every CPU it
+ * ran on), the CPU's idle time, and the time system tasks (the shell, the
+ * reaper, ...) ran there. The rest of that CPU's time went to the tasks
+ * of user domains other than task. Interrupts are counted to the task
+ * they interrupted (as Linux without IRQ_TIME_ACCOUNTING). For the
+ * fork-bomb demonstration's fair-share figure (kernel/demo.c).
+ */
+struct sched_cpu_times {
+	unsigned int cpu;
+	uint64_t clock, task, idle, system;
+};
+void sched_cpu_times(struct task *task, struct sched_cpu_times *times);
+
 /* set_current - what current (gs:16, kernel/platform.h) returns on this
  * CPU from now on. */
 static inline void set_current(struct task *task)

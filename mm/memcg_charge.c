@@ -38,6 +38,23 @@
 #define MEMCG_RECLAIM_BATCH 32
 
 /*
+ * stock_could_cover - could draining the stocks make a charge of nr_pages
+ * fit under over_limit's res limit? Only pages stocked for its subtree
+ * count against that limit (Linux's drain_all_stock drains only the CPUs
+ * whose stock belongs to the subtree, for the same reason). Once the
+ * subtree's stocks are empty - a domain stuck at its limit charges no
+ * batches, so nothing refills them - a refused charge costs no IPI.
+ */
+static bool stock_could_cover(struct mem_cgroup *over_limit,
+			      unsigned int nr_pages)
+{
+	int64_t margin = res_counter_margin(&over_limit->res) / PAGE_SIZE;
+	int64_t stocked = (int64_t)memcg_stock_pages_subtree(over_limit);
+
+	return stocked > 0 && margin + stocked >= (int64_t)nr_pages;
+}
+
+/*
  * mem_cgroup_do_charge - charge res once: a batch of pages if the stock is
  * on (the surplus goes to this CPU's stock), else exactly nr_pages; and if
  * the batch does not fit under the limits, exactly nr_pages (Linux's
@@ -95,10 +112,13 @@ int mem_cgroup_try_charge(struct mem_cgroup *memcg, gfp_t gfp,
 			break;
 
 		/* 3. Charged pages idle in other CPUs' stocks may be what
-		 * fills the limit: give them back, and try again. */
+		 * fills the limit: give them back, and try again - but only
+		 * if they could make room (stock_could_cover), since a drain
+		 * interrupts every CPU and a fork bomb at its limit is
+		 * refused thousands of times a second. */
 		if (!drained) {
 			drained = true;
-			if (memcg_stocks_hold_any()) {
+			if (stock_could_cover(mem_over_limit, nr_pages)) {
 				drain_all_stock(mem_over_limit);
 				continue;
 			}

@@ -110,6 +110,21 @@ bool memcg_stocks_hold_any(void)
 	return false;
 }
 
+unsigned long memcg_stock_pages_subtree(struct mem_cgroup *top)
+{
+	unsigned long pages = 0;
+
+	for (unsigned int cpu = 0; cpu < nr_cpus; cpu++) {
+		struct memcg_stock_pcp *stock = &memcg_stock[cpu];
+		struct mem_cgroup *cached = READ_ONCE(stock->cached);
+
+		/* A stock names no freed domain (see the top of this file). */
+		if (cached && res_counter_is_ancestor(&cached->res, &top->res))
+			pages += READ_ONCE(stock->nr_pages);
+	}
+	return pages;
+}
+
 unsigned long memcg_stock_pages(struct mem_cgroup *memcg)
 {
 	unsigned long pages = 0;

@@ -79,6 +79,11 @@ void drain_all_stock(struct mem_cgroup *memcg);
  * racy peek, to spare an IPI to every CPU when nothing is stocked. */
 bool memcg_stocks_hold_any(void);
 
+/* memcg_stock_pages_subtree - pages stocked on all CPUs for top's
+ * subtree (the stocks drain_all_stock(top) would drain): a racy peek, to
+ * decide whether draining could make a refused charge fit. */
+unsigned long memcg_stock_pages_subtree(struct mem_cgroup *top);
+
 /* memcg_stock_pages - pages stocked for memcg itself, on all CPUs (a
  * snapshot, for memory.stat's stock). */
 unsigned long memcg_stock_pages(struct mem_cgroup *memcg);

@@ -174,6 +174,65 @@ static void test_try_charge_batch(void **state)
 	assert_check_ok();
 }
 
+static unsigned int drains;
+
+/* count_drains - smp_call_function_all as the host runs it, counted. */
+static void count_drains(void (*fn)(void *), void *arg)
+{
+	unsigned int saved = host_cpu;
+
+	drains++;
+	for (unsigned int cpu = 0; cpu < nr_cpus; cpu++) {
+		host_cpu = cpu;
+		fn(arg);
+	}
+	host_cpu = saved;
+}
+
+/* A refused charge drains the stocks (an IPI to every CPU) only when the
+ * subtree's stocked pages could make it fit: not for another domain's
+ * stock, and not again and again for a domain stuck at its limit (a fork
+ * bomb retrying every tick). */
+static void test_drain_only_if_it_helps(void **state)
+{
+	struct mem_cgroup *over = NULL;
+
+	test_write("/cgroup/A/memory.limit_in_bytes", "160K", 0); /* 40 pages */
+	drains = 0;
+	host_call_function_hook = count_drains;
+
+	/* CPU 1 holds 31 of A's pages; CPU 0 needs 16: only a drain makes
+	 * room (8 pages of margin + 31 stocked). */
+	host_set_cpu(1);
+	assert_int_equal(mem_cgroup_try_charge(A, GFP_KERNEL, 1, &over), 0);
+	host_set_cpu(2);
+	charge(B, 4);
+	refill_stock(B, 4);
+	host_set_cpu(0);
+	assert_int_equal(mem_cgroup_try_charge(A, GFP_KERNEL, 16, &over), 0);
+	assert_int_equal(drains, 1);
+	assert_null(memcg_stock[1].cached);              /* CPU 1's went back */
+	assert_int_equal(memcg_stock_pages(B), 4);       /* not B's */
+	/* After the drain the batch fitted: 1 + 32 pages, 16 stocked here. */
+	assert_int_equal(usage(&A->res), 33 * 4096);
+	assert_int_equal(memcg_stock_pages(A), 16);
+
+	/* At the limit with nothing of A's stocked: refused, no drain -
+	 * B's stock on CPU 2 is no reason to interrupt every CPU. */
+	assert_true(consume_stock(A, 16));
+	charge(A, 7);
+	for (int i = 0; i < 100; i++)
+		assert_int_equal(mem_cgroup_try_charge(A, GFP_KERNEL, 4, &over),
+				 -ENOMEM);
+	assert_int_equal(drains, 1);
+	assert_int_equal(memcg_stock_pages_subtree(A), 0);
+	assert_int_equal(memcg_stock_pages_subtree(B), 4);
+
+	host_call_function_hook = NULL;
+	mem_cgroup_uncharge(A, 40);
+	assert_check_ok();
+}
+
 /* The root is never charged, nor stocked. */
 static void test_root_never(void **state)
 {
@@ -196,6 +255,7 @@ int main(void)
 		T(test_drain_subtree),
 		T(test_dying_not_stocked),
 		T(test_try_charge_batch),
+		T(test_drain_only_if_it_helps),
 		T(test_root_never),
 	};
 
