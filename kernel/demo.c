@@ -7,7 +7,8 @@
  *                          "before" figures
  *   demo watch BOMB SECS   one status line a second: tasks in BOMB, its
  *                          kmem usage/limit and kmem failcnt, the worker's
- *                          rate, CPU and share of CPU (below), MemFree
+ *                          rate, CPU and share of CPU (below), how late
+ *                          the shell ran after waking, MemFree
  *   demo stop BOMB         cgroup.kill, wait for BOMB's tasks to go,
  *                          rmdir it, wait for it to be freed; compare
  *                          MemFree with the "before" figure
@@ -35,6 +36,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch/x86_64/io.h"
+#include "arch/x86_64/lapic.h"
 #include "kernel/cgroupfs.h"
 #include "kernel/ctlfs.h"
 #include "kernel/fork.h"
@@ -44,7 +47,10 @@
 #include "kernel/shell_command.h"
 #include "kernel/task.h"
 #include "kernel/task_ops.h"
+#include "kernel/task_table.h"
+#include "kernel/exit.h"
 #include "kernel/time.h"
+#include "kernel/timer.h"
 #include "mm/buddy.h"
 #include "mm/memcontrol.h"
 
@@ -55,6 +61,55 @@
 static int worker_pid = -1;
 static uint64_t worker_rate_before;  /* units per second */
 static unsigned long memfree_before; /* pages */
+
+/* tsc_us - microseconds by the TSC: jiffies count the boot CPU's ticks,
+ * and a tick handler busy with thousands of wake-ups can miss some, which
+ * would make a rate measured by jiffies look better than it is. */
+static uint64_t tsc_us(void)
+{
+	return rdtsc() * 1000 / tsc_khz;
+}
+
+/* A sleep of the shell, and when its timer woke it. */
+struct shell_nap {
+	struct timer timer;
+	struct task *task;
+	uint64_t woken_tsc;  /* 0 until the timer has fired */
+};
+
+static void shell_nap_wake(struct timer *timer)
+{
+	struct shell_nap *nap = timer->data;
+
+	nap->woken_tsc = rdtsc();
+	wake_up_task(nap->task);
+}
+
+/*
+ * shell_nap - sleep ms milliseconds (as msleep, kernel/sched.c), and
+ * return how long, in microseconds, the shell then waited for the CPU:
+ * from its wake-up (in the timer interrupt) until it ran again. That is
+ * the wait a key press would see - the console's interrupt wakes the
+ * shell the same way - and the part of "the shell answers within 100 ms"
+ * that the kernel decides.
+ */
+static uint64_t shell_nap(unsigned int ms)
+{
+	struct shell_nap nap = {.task = current, .woken_tsc = 0};
+	uint64_t end = jiffies + ((uint64_t)ms * HZ + 999) / 1000;
+
+	timer_setup(&nap.timer, shell_nap_wake, &nap);
+	set_current_state(TASK_SLEEPING);
+	timer_add(&nap.timer, end);
+	while (!READ_ONCE(nap.woken_tsc)) {
+		schedule();
+		set_current_state(TASK_SLEEPING);
+	}
+	set_current_state(TASK_RUNNING);
+	timer_del(&nap.timer);
+	uint64_t now = rdtsc();
+	return now > nap.woken_tsc ? (now - nap.woken_tsc) * 1000 / tsc_khz : 0;
+}
 
 static uint64_t worker_work(void)
 {
@@ -88,10 +143,12 @@ static uint64_t fair_share(uint64_t total, uint64_t a, uint64_t b)
 	return total - lo - hi;
 }
 
-/* The worker's CPU time over some samples, and what it was owed. */
+/* The worker's CPU time over some samples, and what it was owed; and how
+ * long the shell waited for the CPU after its sleeps (shell_nap). */
 struct worker_share {
 	uint64_t total, got, owed;
 	unsigned int samples, moved;
+	uint64_t shell_late_us;  /* the most, over the samples */
 };
 
 /* share_add - one sample, from the snapshots a and b of the worker's CPU. */
@@ -124,18 +181,26 @@ static struct task *worker_task(void)
  * worker_measure - over the next ms milliseconds: the worker's rate in
  * units per second (by the wall clock), and its CPU time against its fair
  * share (by the scheduler's clock), sampled every SHARE_SAMPLE_MS.
+ *
+ * Between samples the shell sleeps (this runs in the shell, a system
+ * task): shell_nap also measures how long it waits for the CPU once woken.
  */
 static uint64_t worker_measure(unsigned int ms, struct worker_share *sh)
 {
 	struct task *t = worker_task();
 	struct sched_cpu_times a, b;
-	uint64_t w0 = worker_work(), t0 = uptime_ms();
+	uint64_t w0 = worker_work(), t0 = tsc_us();
 
 	memset(sh, 0, sizeof(*sh));
 	if (t)
 		sched_cpu_times(t, &a);
 	for (unsigned int done = 0; done < ms; done += SHARE_SAMPLE_MS) {
-		msleep(ms - done < SHARE_SAMPLE_MS ? ms - done : SHARE_SAMPLE_MS);
+		unsigned int nap = ms - done < SHARE_SAMPLE_MS ? ms - done :
+								 SHARE_SAMPLE_MS;
+		uint64_t late = shell_nap(nap);
+
+		if (late > sh->shell_late_us)
+			sh->shell_late_us = late;
 		if (!t)
 			continue;
 		sched_cpu_times(t, &b);
@@ -144,8 +209,8 @@ static uint64_t worker_measure(unsigned int ms, struct worker_share *sh)
 	}
 	if (t)
 		task_put(t);
-	uint64_t w1 = worker_work(), t1 = uptime_ms();
-	return t1 > t0 ? (w1 - w0) * 1000 / (t1 - t0) : 0;
+	uint64_t w1 = worker_work(), t1 = tsc_us();
+	return t1 > t0 ? (w1 - w0) * 1000000 / (t1 - t0) : 0;
 }
 
 static unsigned long percent(uint64_t part, uint64_t whole)
@@ -182,26 +247,67 @@ static unsigned int domain_tasks(const char *dir)
 	return n;
 }
 
+/*
+ * busy_other_cpus - for the "before" figure, keep the other CPUs as busy
+ * as the bomb will: a plain worker each, in the worker's domain (so the
+ * balancer spreads them one a CPU). Under TCG each CPU is a host thread,
+ * and on a loaded host two busy threads get less of it each than one:
+ * measured with the other CPUs idle, the worker's rate would drop during
+ * the bomb whatever the kernel does. Returns how many were started; their
+ * PIDs go in pids.
+ */
+static int busy_other_cpus(struct mem_cgroup *memcg, int *pids, int max)
+{
+	const struct program *worker = program_find("worker");
+	int n = 0;
+
+	for (unsigned int cpu = 1; cpu < nr_cpus && n < max; cpu++) {
+		int pid = task_spawn(memcg, worker, "");
+		if (pid < 0)
+			break;
+		pids[n++] = pid;
+	}
+	return n;
+}
+
+static void stop_tasks(const int *pids, int n)
+{
+	for (int i = 0; i < n; i++) {
+		struct task *t = task_get(pids[i]);
+		if (t) {
+			task_kill_user(t);
+			task_put(t);
+		}
+		task_wait(pids[i]);  /* and reaped: its stack is free again */
+	}
+}
+
 static int demo_start(const char *dir)
 {
 	struct mem_cgroup *memcg;
 	const struct program *worker = program_find("worker");
 	int err = cgroupfs_get_domain(dir, &memcg);
+	int busy[8], nr_busy;
+	struct worker_share sh;
 
 	if (err < 0)
 		return shell_error(-err, "no domain %s", dir);
 	int pid = task_spawn(memcg, worker, "");
-	mem_cgroup_put(memcg);
-	if (pid < 0)
+	if (pid < 0) {
+		mem_cgroup_put(memcg);
 		return shell_error(-pid, "cannot start the worker in %s", dir);
+	}
 	worker_pid = pid;
-	msleep(200);  /* let it get going */
-	struct worker_share sh;
+	nr_busy = busy_other_cpus(memcg, busy, (int)ARRAY_SIZE(busy));
+	mem_cgroup_put(memcg);
+	msleep(200);  /* let them get going, and spread */
 	worker_rate_before = worker_measure(1000, &sh);
+	stop_tasks(busy, nr_busy);
 	memfree_before = nr_free_pages();
 	printk("demo: worker pid %d in %s: %lu units/s before the bomb "
-	       "(cpu=%lu%%); MemFree %lu kB\n", pid, dir,
+	       "(cpu=%lu%%, %s); MemFree %lu kB\n", pid, dir,
 	       (unsigned long)worker_rate_before, percent(sh.got, sh.total),
+	       nr_busy ? "the other CPUs busy too" : "one CPU",
 	       memfree_before * 4);
 	return 0;
 }
@@ -223,10 +329,13 @@ static int demo_watch(const char *bomb, long seconds)
 			snprintf(lim, sizeof(lim), "%ld", (long)limit);
 		unsigned long share = percent(sh.got, sh.owed);
 		printk("demo: t=%lds bomb tasks=%u kmem=%ld/%s kmem.failcnt=%ld "
-		       "worker rate=%lu%% cpu=%lu%% share=%lu%% MemFree=%lu kB\n",
+		       "worker rate=%lu%% cpu=%lu%% share=%lu%% shell=%lums "
+		       "MemFree=%lu kB\n",
 		       s, domain_tasks(bomb), (long)usage, lim, (long)failcnt,
 		       percent(rate, worker_rate_before), percent(sh.got, sh.total),
-		       share > 100 ? 100 : share, nr_free_pages() * 4);
+		       share > 100 ? 100 : share,
+		       (unsigned long)(sh.shell_late_us / 1000),
+		       nr_free_pages() * 4);
 	}
 	return 0;
 }

@@ -20,7 +20,8 @@
 
 /* The fork-bomb demonstration (SPEC 8): a bomb under an 8M kmem limit next
  * to a worker; `demo` (kernel/demo.c) prints the status lines and checks
- * the recovery. */
+ * the recovery. While the bomb is at its limit, a fork in another domain
+ * still works (`run ... worker 1`: one unit of work, then it exits). */
 static const char *const demo_lines[] = {
 	"mkdir /cgroup/good",
 	"mkdir /cgroup/bomb",
@@ -29,19 +30,23 @@ static const char *const demo_lines[] = {
 	"demo start /cgroup/good",
 	"run /cgroup/bomb forkbomb",
 	"demo watch /cgroup/bomb 5",
+	"run /cgroup/good worker 1",
 	"demo stop /cgroup/bomb",
 	"cat /cgroup/cgroup.stat",
 	"check",
 	NULL,
 };
 
-/* The same bomb with no kmem limit: what the controller prevents. */
+/* The same bomb with no kmem limit: what the controller prevents. The
+ * bomb takes all the memory, so a fork anywhere fails (`run` in good:
+ * ENOMEM), and only killing the bomb gives it back. */
 static const char *const demo_unlimited_lines[] = {
 	"mkdir /cgroup/good",
 	"mkdir /cgroup/bomb",
 	"demo start /cgroup/good",
 	"run /cgroup/bomb forkbomb",
 	"demo watch /cgroup/bomb 5",
+	"run /cgroup/good worker 1",
 	"demo stop /cgroup/bomb",
 	"cat /cgroup/cgroup.stat",
 	"check",
