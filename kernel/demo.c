@@ -3,8 +3,9 @@
  * (SPEC 8, boot script `demo` in kernel/script.c):
  *
  *   demo start DOMAIN      start a worker in DOMAIN; measure its rate
- *                          (units of work per second) and MemFree: the
- *                          "before" figures
+ *                          (units of work per second, with the other
+ *                          CPUs kept busy too) and MemFree: the "before"
+ *                          figures
  *   demo watch BOMB SECS   one status line a second: tasks in BOMB, its
  *                          kmem usage/limit and kmem failcnt, the worker's
  *                          rate, CPU and share of CPU (below), how late
@@ -16,9 +17,9 @@
  * The worker, three ways (README "What the figures mean"):
  *
  *   rate   its units of work per second, as a percentage of its rate
- *          before the bomb. Against the wall clock: under TCG a host that
- *          deschedules QEMU's vCPU thread makes it drop, whatever the
- *          kernel does.
+ *          before the bomb, by the TSC - the host's clock under TCG, so a
+ *          host that deschedules QEMU's vCPU thread makes it drop,
+ *          whatever the kernel does.
  *   cpu    the part of its CPU's time it ran, by the scheduler's clock.
  *   share  what it ran as a percentage of its fair share: the CPU time a
  *          fair scheduler owes it on its CPU (fair_share() below). 100%
@@ -40,6 +41,7 @@
 #include "arch/x86_64/lapic.h"
 #include "kernel/cgroupfs.h"
 #include "kernel/ctlfs.h"
+#include "kernel/exit.h"
 #include "kernel/fork.h"
 #include "kernel/platform.h"
 #include "kernel/program.h"
@@ -48,7 +50,6 @@
 #include "kernel/task.h"
 #include "kernel/task_ops.h"
 #include "kernel/task_table.h"
-#include "kernel/exit.h"
 #include "kernel/time.h"
 #include "kernel/timer.h"
 #include "mm/buddy.h"
@@ -67,7 +68,9 @@ static unsigned long memfree_before; /* pages */
  * would make a rate measured by jiffies look better than it is. */
 static uint64_t tsc_us(void)
 {
-	return rdtsc() * 1000 / tsc_khz;
+	uint64_t mhz = tsc_khz / 1000;
+
+	return rdtsc() / (mhz ? mhz : 1);  /* rdtsc() * 1000 could overflow */
 }
 
 /* A sleep of the shell, and when its timer woke it. */
