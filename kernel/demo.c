@@ -77,41 +77,48 @@ static uint64_t tsc_us(void)
 struct shell_nap {
 	struct timer timer;
 	struct task *task;
-	uint64_t woken_tsc;  /* 0 until the timer has fired */
+	uint64_t woken;  /* jiffies + 1 when the timer fired; 0 until then */
 };
 
 static void shell_nap_wake(struct timer *timer)
 {
 	struct shell_nap *nap = timer->data;
 
-	nap->woken_tsc = rdtsc();
+	WRITE_ONCE(nap->woken, jiffies + 1);
 	wake_up_task(nap->task);
 }
 
 /*
  * shell_nap - sleep ms milliseconds (as msleep, kernel/sched.c), and
- * return how long, in microseconds, the shell then waited for the CPU:
- * from its wake-up (in the timer interrupt) until it ran again. That is
- * the wait a key press would see - the console's interrupt wakes the
- * shell the same way - and the part of "the shell answers within 100 ms"
- * that the kernel decides.
+ * return how long the shell then waited for the CPU, in ms: from its
+ * wake-up (in the timer interrupt) until it ran again. That is the wait a
+ * key press would see - the console's interrupt wakes the shell the same
+ * way - and the part of "the shell answers within 100 ms" that the kernel
+ * decides.
+ *
+ * Counted in ticks (jiffies, 1 ms each), the kernel's own clock: ticks
+ * advance while the kernel runs other tasks, but not while the host has
+ * descheduled QEMU's vCPU thread (the timer interrupts missed meanwhile
+ * come as one), which under TCG on a loaded host can last 100 ms and
+ * more, and which no kernel can prevent. (A tick handler that ran longer
+ * than a tick would be undercounted too: the limit of this clock.)
  */
 static uint64_t shell_nap(unsigned int ms)
 {
-	struct shell_nap nap = {.task = current, .woken_tsc = 0};
+	struct shell_nap nap = {.task = current, .woken = 0};
 	uint64_t end = jiffies + ((uint64_t)ms * HZ + 999) / 1000;
 
 	timer_setup(&nap.timer, shell_nap_wake, &nap);
 	set_current_state(TASK_SLEEPING);
 	timer_add(&nap.timer, end);
-	while (!READ_ONCE(nap.woken_tsc)) {
+	while (!READ_ONCE(nap.woken)) {
 		schedule();
 		set_current_state(TASK_SLEEPING);
 	}
 	set_current_state(TASK_RUNNING);
 	timer_del(&nap.timer);
-	uint64_t now = rdtsc();
-	return now > nap.woken_tsc ? (now - nap.woken_tsc) * 1000 / tsc_khz : 0;
+	uint64_t woken = nap.woken - 1, now = jiffies;
+	return now > woken ? (now - woken) * 1000 / HZ : 0;
 }
 
 static uint64_t worker_work(void)
@@ -151,7 +158,7 @@ static uint64_t fair_share(uint64_t total, uint64_t a, uint64_t b)
 struct worker_share {
 	uint64_t total, got, owed;
 	unsigned int samples, moved;
-	uint64_t shell_late_us;  /* the most, over the samples */
+	uint64_t shell_wait_ms;  /* the most, over the samples */
 };
 
 /* share_add - one sample, from the snapshots a and b of the worker's CPU. */
@@ -202,8 +209,8 @@ static uint64_t worker_measure(unsigned int ms, struct worker_share *sh)
 								 SHARE_SAMPLE_MS;
 		uint64_t late = shell_nap(nap);
 
-		if (late > sh->shell_late_us)
-			sh->shell_late_us = late;
+		if (late > sh->shell_wait_ms)
+			sh->shell_wait_ms = late;
 		if (!t)
 			continue;
 		sched_cpu_times(t, &b);
@@ -337,7 +344,7 @@ static int demo_watch(const char *bomb, long seconds)
 		       s, domain_tasks(bomb), (long)usage, lim, (long)failcnt,
 		       percent(rate, worker_rate_before), percent(sh.got, sh.total),
 		       share > 100 ? 100 : share,
-		       (unsigned long)(sh.shell_late_us / 1000),
+		       (unsigned long)sh.shell_wait_ms,
 		       nr_free_pages() * 4);
 	}
 	return 0;
