@@ -56,8 +56,8 @@
 #include "mm/numa.h"
 #include "mm/stock.h"
 
-#define CHARGE_SAMPLE_MS 20  /* charging time per CPU per sample */
-#define CHARGE_SAMPLES 15
+#define CHARGE_SAMPLE_MS 5   /* charging time per CPU per sample */
+#define CHARGE_SAMPLES 31
 #define CHARGE_MAX_OPS 30000  /* per CPU per sample: 8 CPUs fit in 1 GiB */
 #define CHARGE_CLOCK_EVERY 16 /* charges between two looks at the TSC */
 

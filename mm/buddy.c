@@ -261,10 +261,11 @@ void __free_pages_core(struct page *page, unsigned int order)
  */
 static struct page *rmqueue(unsigned int order)
 {
-	unsigned int local = numa_node_id();
+	unsigned int local;
 
 	if (order == 0)
 		return pcp_alloc_page();
+	local = numa_node_id();
 	for (unsigned int i = 0; i < nr_node_ids; i++) {
 		struct zone *zone = &node_zones[numa_fallback_node(local, i)];
 		unsigned long flags = spin_lock_irqsave(&zone->lock);

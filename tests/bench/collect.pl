@@ -15,9 +15,11 @@
 #           (bench NAME node=N ..., kernel/bench_charge.c)
 #
 # results.csv has one row per figure:
-#   build,machine,name,cpus,node,median_cycles,p99_cycles,ops,accel
-# where cpus is the number of CPUs taking part ("" for a single-CPU
-# benchmark) and node the node whose CPUs ran ("" for none in particular).
+#   build,machine,line,name,cpus,node,median_cycles,p99_cycles,ops,accel
+# where line is "bench" (a SPEC 9 line), "curve" (a "# NAME cpus=K" line:
+# median only) or "node" (a per-node line), cpus the number of CPUs taking
+# part ("" for a single-CPU benchmark) and node the node whose CPUs ran
+# ("" for none in particular).
 use strict;
 use warnings;
 use FindBin;
@@ -66,17 +68,17 @@ for my $r (@runs) {
 				my $smp = grep { $_ eq $1 } @SMP;
 				$single{$r->{build}}{$1} = [$2, $3, $4]
 					if $r->{machine} eq 'flat';
-				push @rows, [$r->{build}, $r->{machine}, $1,
+				push @rows, [$r->{build}, $r->{machine}, 'bench', $1,
 					     $smp ? $r->{smp} : '', '', $2, $3, $4];
 			} elsif (/^bench (\S+) node=(\d+) median_cycles=(\d+) p99_cycles=(\d+) ops=(\d+)$/) {
 				$node{$1}{$2} = [$3, $4, $5];
-				push @rows, [$r->{build}, $r->{machine}, $1,
-					     $r->{smp} / 2, $2, $3, $4, $5];
+				push @rows, [$r->{build}, $r->{machine}, 'node', $1,
+					     $r->{smp} / 2, $2, $3, $4, $5];  # 2 CPUs a node
 			} elsif (/^# (charge_smp_\w+) cpus=(\d+) median_cycles=(\d+)$/) {
 				$curve{$r->{machine}}{$1}{$2} = $3
 					if $r->{build} eq 'kmem';
-				push @rows, [$r->{build}, $r->{machine}, $1, $2, '',
-					     $3, '', ''];
+				push @rows, [$r->{build}, $r->{machine}, 'curve', $1,
+					     $2, '', $3, '', ''];
 			}
 		}
 	}
@@ -98,7 +100,7 @@ if ($accel eq 'TCG') {
 }
 
 open my $csv, '>', "$out/results.csv" or die "$out/results.csv: $!\n";
-print $csv "build,machine,name,cpus,node,median_cycles,p99_cycles,ops,accel\n";
+print $csv "build,machine,line,name,cpus,node,median_cycles,p99_cycles,ops,accel\n";
 print $csv join(',', @$_, $accel), "\n" for @rows;
 close $csv;
 
@@ -180,7 +182,7 @@ my $panels = join('', @panels);
 my $layout = @panels > 1 ? "set multiplot layout 1,2 title 'Charging one domain "
 	. "from K CPUs at once ($accel)'" : "set multiplot layout 1,1 title "
 	. "'Charging one domain from K CPUs at once ($accel)'";
-my $caveat = $accel eq 'TCG' ? ' (TCG: cycles not meaningful, compare the bars)' : '';
+my $caveat = $accel eq 'TCG' ? ' (cycles not meaningful: compare the bars)' : '';
 
 open my $gp, '|-', 'gnuplot' or die "gnuplot: $!\n";
 print $gp <<"GP";
@@ -188,6 +190,8 @@ set termoption noenhanced
 set terminal png size 900,520 noenhanced
 set output '$out/pages.png'
 set title "Page allocation, alloc+free of one block: median cycles, $accel$caveat"
+set bmargin 5
+set rmargin 9
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
