@@ -11,6 +11,11 @@
  * BENCH_BATCH operations, and median/p99 are taken over the rounds. Cycles
  * are meaningful under KVM or on hardware, not under software emulation.
  *
+ * The SMP charge benchmarks (kernel/bench_charge.c) also print their
+ * scaling curve as "# NAME cpus=K median_cycles=N" lines and, on a NUMA
+ * machine, one "bench NAME node=N median_cycles=N p99_cycles=N ops=N" line
+ * per node (that node's CPUs alone); `make bench` reads them all.
+ *
  *   static void bench_page_order0(void) { bench_measure("page_order0", op, arg, 1); }
  *   BENCH(page_order0);
  */

@@ -34,23 +34,16 @@ static uint64_t next_random(uint64_t *state)
 	return *state = x;
 }
 
-/*
- * free_lists_ok - the buddy allocator's invariants, checked under the zone
- * lock after draining the per-CPU lists: every free block is naturally
- * aligned, marked PG_buddy with its order, inside RAM, and not mergeable
- * with its buddy (else freeing failed to merge); the blocks add up to the
- * zone's free count.
- */
-static bool free_lists_ok(struct ktest *t)
+/* zone_free_lists_ok - free_lists_ok for one zone. */
+static bool zone_free_lists_ok(struct zone *zone)
 {
 	unsigned long frames = 0, flags;
 	bool ok = true;
 	struct page *page;
 
-	drain_all_pages();
-	flags = spin_lock_irqsave(&zone_normal.lock);
+	flags = spin_lock_irqsave(&zone->lock);
 	for (unsigned int order = 0; order <= MAX_ORDER; order++) {
-		struct free_area *area = &zone_normal.free_area[order];
+		struct free_area *area = &zone->free_area[order];
 		unsigned long blocks = 0;
 
 		list_for_each_entry(page, &area->free_list, lru) {
@@ -61,19 +54,38 @@ static bool free_lists_ok(struct ktest *t)
 			frames += 1ul << order;
 			if (pfn % (1ul << order) != 0 ||
 			    page->flags != PG_buddy || page->order != order ||
+			    page->node != zone->node ||
 			    pfn + (1ul << order) > max_pfn)
 				ok = false;
 			if (order < MAX_ORDER && buddy_pfn < max_pfn &&
 			    pfn_to_page(buddy_pfn)->flags == PG_buddy &&
-			    pfn_to_page(buddy_pfn)->order == order)
+			    pfn_to_page(buddy_pfn)->order == order &&
+			    pfn_to_page(buddy_pfn)->node == zone->node)
 				ok = false;  /* two free buddies not merged */
 		}
 		if (blocks != area->nr_free)
 			ok = false;
 	}
-	if (frames != zone_normal.free_pages)
+	if (frames != zone->free_pages)
 		ok = false;
-	spin_unlock_irqrestore(&zone_normal.lock, flags);
+	spin_unlock_irqrestore(&zone->lock, flags);
+	return ok;
+}
+
+/*
+ * free_lists_ok - the buddy allocator's invariants, checked under each
+ * node's zone lock after draining the per-CPU lists: every free block is
+ * naturally aligned, marked PG_buddy with its order, inside RAM, of the
+ * zone's node, and not mergeable with its buddy (else freeing failed to
+ * merge); the blocks add up to the zone's free count.
+ */
+static bool free_lists_ok(struct ktest *t)
+{
+	bool ok = true;
+
+	drain_all_pages();
+	for (unsigned int nid = 0; nid < nr_node_ids; nid++)
+		ok = zone_free_lists_ok(&node_zones[nid]) && ok;
 	KTEST_EXPECT(t, ok, "free lists: aligned, marked, merged, counted");
 	return ok;
 }
@@ -170,6 +182,7 @@ static void ktest_pcp_batching(struct ktest *t)
 	static struct page *pages[1024];
 	unsigned long flags = local_irq_save();  /* stay on this CPU */
 	struct per_cpu_pages *pcp = &pcp_lists[smp_processor_id()];
+	struct zone *zone = &node_zones[numa_node_id()];  /* refills come from it */
 	int batch = pcp->batch, high = pcp->high, n = high + batch;
 	unsigned long buddy_before;
 
@@ -177,10 +190,10 @@ static void ktest_pcp_batching(struct ktest *t)
 		     "sane batch and high");
 	drain_local_pages();
 	KTEST_EXPECT(t, pcp->count == 0, "drained list is empty");
-	buddy_before = zone_normal.free_pages;
+	buddy_before = zone->free_pages;
 	pages[0] = alloc_page(GFP_KERNEL);
 	KTEST_EXPECT(t, pcp->count == batch - 1, "refilled with one batch");
-	KTEST_EXPECT(t, zone_normal.free_pages == buddy_before - batch,
+	KTEST_EXPECT(t, zone->free_pages == buddy_before - batch,
 		     "one batch taken from the buddy allocator");
 	for (int i = 1; i < n; i++)
 		pages[i] = alloc_page(GFP_KERNEL);

@@ -62,15 +62,16 @@ _Noreturn void kmain(uint32_t magic, uint64_t info_phys)
 	paging_init(boot_info.ram_top);
 	jump_label_init();  /* static keys: before anything takes one */
 	fb_init(&boot_info.fb);
+	acpi_init();  /* before mm_init: the SRAT's NUMA nodes */
 	mm_init(boot_info.ram, boot_info.nr_ram, boot_info.reserved,
 		boot_info.nr_reserved);
 
-	acpi_init();
 	lapic_init_this();
 	lapic_calibrate();
 	ioapic_init();
 	lapic_timer_start();
 	smp_boot(smp_limit());
+	acpi_numa_map_cpus();
 	fb_enable_write_combining();
 
 	/* RAM as the user asked for it with -m: the usable ranges plus the

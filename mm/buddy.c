@@ -12,6 +12,12 @@
  * Order-0 pages go through the per-CPU lists of mm/pcp.c first; only
  * batches of them reach the code below.
  *
+ * On a NUMA machine (mm/numa.h) each node has its own zone - its own free
+ * lists and lock. An allocation is served from the zone of the node of the
+ * CPU that asks, and from the other nodes only when that one is empty; a
+ * freed block goes back to the zone of its own node (page->node), wherever
+ * it is freed.
+ *
  * alloc_pages() is also where kernel-memory accounting starts: the charge
  * path of a kernel stack is alloc_pages -> memcg_kmem_new_page (charge the
  * domain) -> take the pages -> memcg_kmem_commit_page (record the domain in
@@ -25,26 +31,33 @@
 #include "mm/kmem_hooks.h"
 #include "mm/pcp.h"
 
-struct zone zone_normal;
+struct zone node_zones[MAX_NUMNODES];
 unsigned long totalram_pages;
 bool page_poisoning;
 
 void zone_init(void)
 {
-	spin_lock_init(&zone_normal.lock);
-	for (int order = 0; order <= MAX_ORDER; order++) {
-		INIT_LIST_HEAD(&zone_normal.free_area[order].free_list);
-		zone_normal.free_area[order].nr_free = 0;
+	for (unsigned int nid = 0; nid < MAX_NUMNODES; nid++) {
+		struct zone *zone = &node_zones[nid];
+
+		spin_lock_init(&zone->lock);
+		for (int order = 0; order <= MAX_ORDER; order++) {
+			INIT_LIST_HEAD(&zone->free_area[order].free_list);
+			zone->free_area[order].nr_free = 0;
+		}
+		zone->free_pages = 0;
+		zone->present_pages = 0;
+		zone->node = nid;
+		zone->name = "Normal";
 	}
-	zone_normal.free_pages = 0;
-	zone_normal.name = "Normal";
 }
 
 /* --- the free lists ------------------------------------------------------- */
 
-static inline void add_to_free_list(struct page *page, unsigned int order)
+static inline void add_to_free_list(struct zone *zone, struct page *page,
+				    unsigned int order)
 {
-	struct free_area *area = &zone_normal.free_area[order];
+	struct free_area *area = &zone->free_area[order];
 
 	page->flags = PG_buddy;
 	page->order = order;
@@ -52,13 +65,14 @@ static inline void add_to_free_list(struct page *page, unsigned int order)
 	area->nr_free++;
 }
 
-static inline void del_page_from_free_list(struct page *page,
+static inline void del_page_from_free_list(struct zone *zone,
+					   struct page *page,
 					   unsigned int order)
 {
 	list_del(&page->lru);
 	page->flags = 0;
 	page->order = 0;
-	zone_normal.free_area[order].nr_free--;
+	zone->free_area[order].nr_free--;
 }
 
 /* The buddy of the block at pfn: the other half of the block of order+1. */
@@ -75,7 +89,8 @@ static inline uint64_t __find_buddy_pfn(uint64_t pfn, unsigned int order)
  *       allocated, not reserved, not on a per-CPU list),
  *   (c) the buddy heads a free block of the same order (a smaller free
  *       block there means part of the buddy is still allocated),
- *   (d) the buddy is in the same zone: always, tally has one zone.
+ *   (d) the buddy is in the same zone: on the same node (page->node is
+ *       set at boot and never changes).
  *
  * We hold the zone lock, but the buddy may be an allocated page whose owner
  * is writing its flags right now (PG_head, PG_pcp, 0, ...) without it. That
@@ -83,7 +98,8 @@ static inline uint64_t __find_buddy_pfn(uint64_t pfn, unsigned int order)
  * whichever value we read, the answer to (b) is right. READ_ONCE says that
  * the read is racy on purpose.
  */
-static inline bool page_is_buddy(uint64_t buddy_pfn, unsigned int order)
+static inline bool page_is_buddy(uint64_t buddy_pfn, unsigned int order,
+				 unsigned int node)
 {
 	struct page *buddy;
 
@@ -91,7 +107,8 @@ static inline bool page_is_buddy(uint64_t buddy_pfn, unsigned int order)
 		return false;
 	buddy = pfn_to_page(buddy_pfn);
 	return (READ_ONCE(buddy->flags) & PG_buddy) &&  /* (b) */
-	       buddy->order == order;                   /* (c) */
+	       buddy->order == order &&                 /* (c) */
+	       buddy->node == node;                     /* (d) */
 }
 
 /*
@@ -133,22 +150,25 @@ static inline bool page_is_buddy(uint64_t buddy_pfn, unsigned int order)
  * for large contiguous blocks (kernel stacks, order 2) can be met, and
  * costs at most MAX_ORDER steps per allocation or free.
  *
- * The caller holds zone->lock and has cleared the page's flags.
+ * The caller holds the lock of the page's zone (page_zone: its node's)
+ * and has cleared the page's flags.
  */
 void __free_one_page(struct page *page, uint64_t pfn, unsigned int order)
 {
-	zone_normal.free_pages += 1ul << order;
+	struct zone *zone = page_zone(page);
+
+	zone->free_pages += 1ul << order;
 
 	while (order < MAX_ORDER) {
 		uint64_t buddy_pfn = __find_buddy_pfn(pfn, order);
 
-		if (!page_is_buddy(buddy_pfn, order))
+		if (!page_is_buddy(buddy_pfn, order, zone->node))
 			break;
-		del_page_from_free_list(pfn_to_page(buddy_pfn), order);
+		del_page_from_free_list(zone, pfn_to_page(buddy_pfn), order);
 		pfn &= buddy_pfn;  /* the merged block starts lower */
 		order++;
 	}
-	add_to_free_list(pfn_to_page(pfn), order);
+	add_to_free_list(zone, pfn_to_page(pfn), order);
 }
 
 /*
@@ -158,28 +178,28 @@ void __free_one_page(struct page *page, uint64_t pfn, unsigned int order)
  *   high 3, low 0:  pages 0..7 -> free 4..7 (order 2), 2..3 (order 1),
  *                   1 (order 0); keep 0.
  */
-static inline void expand(struct page *page, unsigned int low,
-			  unsigned int high)
+static inline void expand(struct zone *zone, struct page *page,
+			  unsigned int low, unsigned int high)
 {
 	while (high > low) {
 		high--;
-		add_to_free_list(page + (1ul << high), high);
+		add_to_free_list(zone, page + (1ul << high), high);
 	}
 }
 
-struct page *__rmqueue(unsigned int order)
+struct page *__rmqueue(struct zone *zone, unsigned int order)
 {
 	for (unsigned int current_order = order; current_order <= MAX_ORDER;
 	     current_order++) {
-		struct free_area *area = &zone_normal.free_area[current_order];
+		struct free_area *area = &zone->free_area[current_order];
 		struct page *page;
 
 		if (list_empty(&area->free_list))
 			continue;
 		page = list_first_entry(&area->free_list, struct page, lru);
-		del_page_from_free_list(page, current_order);
-		expand(page, order, current_order);
-		zone_normal.free_pages -= 1ul << order;
+		del_page_from_free_list(zone, page, current_order);
+		expand(zone, page, order, current_order);
+		zone->free_pages -= 1ul << order;
 		return page;
 	}
 	return NULL;
@@ -217,6 +237,7 @@ static void check_poison(struct page *page, unsigned int order)
 
 void __free_pages_core(struct page *page, unsigned int order)
 {
+	struct zone *zone = page_zone(page);
 	unsigned long flags;
 
 	for (unsigned long i = 0; i < (1ul << order); i++)
@@ -225,26 +246,36 @@ void __free_pages_core(struct page *page, unsigned int order)
 		poison_pages(page, order);
 	totalram_pages += 1ul << order;
 
-	flags = spin_lock_irqsave(&zone_normal.lock);
+	flags = spin_lock_irqsave(&zone->lock);
+	zone->present_pages += 1ul << order;
 	__free_one_page(page, page_to_pfn(page), order);
-	spin_unlock_irqrestore(&zone_normal.lock, flags);
+	spin_unlock_irqrestore(&zone->lock, flags);
 }
 
 /* --- allocation ----------------------------------------------------------- */
 
-/* rmqueue - take a block: order 0 from this CPU's list, larger ones from
- * the free lists under the zone lock. */
+/*
+ * rmqueue - take a block: order 0 from this CPU's list, larger ones from
+ * the free lists under the zone lock - this CPU's node's zone first, then
+ * the other nodes' (numa_fallback_node), as Linux walks its zonelist.
+ */
 static struct page *rmqueue(unsigned int order)
 {
-	struct page *page;
-	unsigned long flags;
+	unsigned int local;
 
 	if (order == 0)
 		return pcp_alloc_page();
-	flags = spin_lock_irqsave(&zone_normal.lock);
-	page = __rmqueue(order);
-	spin_unlock_irqrestore(&zone_normal.lock, flags);
-	return page;
+	local = numa_node_id();
+	for (unsigned int i = 0; i < nr_node_ids; i++) {
+		struct zone *zone = &node_zones[numa_fallback_node(local, i)];
+		unsigned long flags = spin_lock_irqsave(&zone->lock);
+		struct page *page = __rmqueue(zone, order);
+
+		spin_unlock_irqrestore(&zone->lock, flags);
+		if (page)
+			return page;
+	}
+	return NULL;
 }
 
 /* prep_new_page - mark a block allocated, and fill it as gfp asks. */
@@ -419,9 +450,11 @@ static inline void free_pages_check(const char *who, struct page *page,
 		debug_check_free_block(who, page, order);
 }
 
-/* __free_pages - free a checked block: to this CPU's list if order 0. */
+/* __free_pages - free a checked block: to this CPU's list if order 0,
+ * else to the free lists of its own node. */
 static void __free_pages(struct page *page, unsigned int order)
 {
+	struct zone *zone = page_zone(page);
 	unsigned long flags;
 
 	page->flags = 0;
@@ -433,9 +466,9 @@ static void __free_pages(struct page *page, unsigned int order)
 		pcp_free_page(page);
 		return;
 	}
-	flags = spin_lock_irqsave(&zone_normal.lock);
+	flags = spin_lock_irqsave(&zone->lock);
 	__free_one_page(page, page_to_pfn(page), order);
-	spin_unlock_irqrestore(&zone_normal.lock, flags);
+	spin_unlock_irqrestore(&zone->lock, flags);
 }
 
 void free_pages(struct page *page, unsigned int order)
@@ -461,5 +494,9 @@ void free_accounted_pages(struct page *page, unsigned int order)
 
 unsigned long nr_free_pages(void)
 {
-	return READ_ONCE(zone_normal.free_pages) + pcp_nr_pages();
+	unsigned long free = pcp_nr_pages();
+
+	for (unsigned int nid = 0; nid < nr_node_ids; nid++)
+		free += READ_ONCE(node_zones[nid].free_pages);
+	return free;
 }

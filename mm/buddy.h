@@ -12,6 +12,7 @@
 #include "kernel/list.h"
 #include "kernel/spinlock.h"
 #include "mm/gfp.h"
+#include "mm/numa.h"
 #include "mm/page.h"
 
 /* --- the public interface ------------------------------------------------ */
@@ -93,32 +94,53 @@ struct free_area {
 
 /*
  * A zone is a range of memory with its own free lists. tally has one zone,
- * "Normal", covering all RAM (Linux also has DMA zones for old devices).
- * Everything in it is protected by zone->lock, taken with interrupts off
- * (spin_lock_irqsave): allocations happen in interrupt context too.
+ * "Normal", per NUMA node (mm/numa.h): all of the node's RAM (Linux also
+ * has DMA zones for old devices). Without an SRAT there is one node, and
+ * node_zones[0] is all of RAM. Everything in a zone is protected by its
+ * lock, taken with interrupts off (spin_lock_irqsave): allocations happen
+ * in interrupt context too.
+ *
+ * A block never spans two nodes: mm_init hands each node's frames to its
+ * zone separately, and two buddies merge only if they are of the same
+ * node (page_is_buddy (d)). A free block is always on the free lists of
+ * its own node, page->node.
  */
 struct zone {
 	spinlock_t lock;
 	struct free_area free_area[MAX_ORDER + 1];
-	unsigned long free_pages;  /* frames in blocks on the free lists */
+	unsigned long free_pages;    /* frames in blocks on the free lists */
+	unsigned long present_pages; /* frames handed to the zone at boot */
+	unsigned int node;
 	const char *name;
 };
 
-extern struct zone zone_normal;
+/* One zone per node (Linux: NODE_DATA(nid)->node_zones[ZONE_NORMAL]). */
+extern struct zone node_zones[MAX_NUMNODES];
+
+/* Node 0's zone: all of RAM on a machine without an SRAT. */
+#define zone_normal (node_zones[0])
+
+/* page_zone - the zone a frame belongs to: its node's. */
+static inline struct zone *page_zone(const struct page *page)
+{
+	return &node_zones[page->node];
+}
 
 /* zone_init - empty free lists (mm_init calls it before freeing RAM). */
 void zone_init(void);
 
 /* __free_pages_core - at boot: hand a block of PG_reserved frames to the
- * allocator for the first time (counted in totalram_pages). */
+ * allocator for the first time (counted in totalram_pages). The block must
+ * lie within one node. */
 void __free_pages_core(struct page *page, unsigned int order);
 
-/* __rmqueue - take a block of this order off the free lists, splitting a
- * larger one if needed; NULL if none. zone->lock held. */
-struct page *__rmqueue(unsigned int order);
+/* __rmqueue - take a block of this order off zone's free lists, splitting
+ * a larger one if needed; NULL if none. zone->lock held. */
+struct page *__rmqueue(struct zone *zone, unsigned int order);
 
-/* __free_one_page - put a block on the free lists, merging it with its
- * buddies. Its page flags must be 0. zone->lock held. */
+/* __free_one_page - put a block on its node's free lists (page_zone),
+ * merging it with its buddies. Its page flags must be 0. That zone's lock
+ * held. */
 void __free_one_page(struct page *page, uint64_t pfn, unsigned int order);
 
 #endif

@@ -9,7 +9,9 @@
  *      it out of the first free stretch of RAM large enough;
  *   2. marks every frame PG_reserved;
  *   3. frees every usable frame - RAM, not reserved, not mem_map itself -
- *      into the buddy allocator, as the largest aligned blocks possible;
+ *      into the buddy allocator, as the largest aligned blocks possible,
+ *      each into the zone of its NUMA node (mm/numa.h; node 0 without an
+ *      SRAT), no block crossing from one node to the next;
  *   4. sets up the per-CPU lists and the slab caches, so that
  *      alloc_pages() and kmalloc() work when it returns.
  *
@@ -19,6 +21,7 @@
 #include "mm/init.h"
 
 #include "mm/buddy.h"
+#include "mm/numa.h"
 #include "mm/page.h"
 #include "mm/pcp.h"
 #include "mm/slab.h"
@@ -154,14 +157,15 @@ static uint64_t place_mem_map(uint64_t nr)
 }
 
 /* free_run - give frames [start, end) to the buddy allocator, in the
- * largest naturally aligned blocks that fit. */
+ * largest naturally aligned blocks that fit and stay within one node. */
 static void free_run(uint64_t start, uint64_t end)
 {
 	while (start < end) {
+		uint64_t node_end = numa_node_run_end(start, end);
 		unsigned int order = MAX_ORDER;
 
 		while (order > 0 && ((start & ((1ul << order) - 1)) != 0 ||
-				     start + (1ul << order) > end))
+				     start + (1ul << order) > node_end))
 			order--;
 		__free_pages_core(pfn_to_page(start), order);
 		start += 1ul << order;
@@ -193,7 +197,7 @@ void mm_init(const struct phys_range *ram, int nr_ram,
 
 		page->flags = PG_reserved;
 		page->order = 0;
-		page->node = 0;
+		page->node = (uint8_t)numa_pfn_to_nid(pfn);
 		page->slab_inuse = 0;
 		INIT_LIST_HEAD(&page->lru);
 		page->memcg = NULL;

@@ -5,7 +5,18 @@
  * MemFree counts the buddy allocator's free lists and the per-CPU lists
  * (nr_free_pages). buddyinfo shows, for each order, how many free blocks
  * of that size the buddy allocator holds (pages on per-CPU lists are not
- * in it, as in Linux).
+ * in it, as in Linux), one line per NUMA node that has memory.
+ *
+ * /proc/numa is the machine's NUMA layout in the words of `numactl
+ * --hardware`: the nodes, each node's CPUs, its size and its free memory
+ * (its buddy free lists; per-CPU lists not included):
+ *
+ *   available: 2 nodes (0-1)
+ *   node 0 cpus: 0 1
+ *   node 0 size: 511 MB
+ *   node 0 free: 490 MB
+ *   node 1 cpus: 2 3
+ *   ...
  */
 #include "mm/meminfo.h"
 
@@ -56,6 +67,12 @@ int meminfo_show(char *buf, size_t size)
 	return len;
 }
 
+/* A node is shown if it has memory (node 0 always, as on Linux). */
+static bool node_populated(unsigned int nid)
+{
+	return nid == 0 || READ_ONCE(node_zones[nid].present_pages) != 0;
+}
+
 int buddyinfo_show(char *buf, size_t size)
 {
 	unsigned long nr_free[MAX_ORDER + 1];
@@ -66,18 +83,52 @@ int buddyinfo_show(char *buf, size_t size)
 		return 0;
 	buf[0] = '\0';
 
-	/* One consistent snapshot of the counts. */
-	flags = spin_lock_irqsave(&zone_normal.lock);
-	for (int order = 0; order <= MAX_ORDER; order++)
-		nr_free[order] = zone_normal.free_area[order].nr_free;
-	spin_unlock_irqrestore(&zone_normal.lock, flags);
+	for (unsigned int nid = 0; nid < nr_node_ids; nid++) {
+		struct zone *zone = &node_zones[nid];
 
-	/* Linux's frag_show_print, exactly. */
-	len = buf_printf(buf, size, len, "Node %d, zone %8s ", 0,
-			 zone_normal.name);
-	for (int order = 0; order <= MAX_ORDER; order++)
-		len = buf_printf(buf, size, len, "%6lu ", nr_free[order]);
-	len = buf_printf(buf, size, len, "\n");
+		if (!node_populated(nid))
+			continue;
+		/* One consistent snapshot of the node's counts. */
+		flags = spin_lock_irqsave(&zone->lock);
+		for (int order = 0; order <= MAX_ORDER; order++)
+			nr_free[order] = zone->free_area[order].nr_free;
+		spin_unlock_irqrestore(&zone->lock, flags);
+
+		/* Linux's frag_show_print, exactly. */
+		len = buf_printf(buf, size, len, "Node %u, zone %8s ", nid,
+				 zone->name);
+		for (int order = 0; order <= MAX_ORDER; order++)
+			len = buf_printf(buf, size, len, "%6lu ",
+					 nr_free[order]);
+		len = buf_printf(buf, size, len, "\n");
+	}
+	return len;
+}
+
+int numa_show(char *buf, size_t size)
+{
+	int len = 0;
+
+	if (size == 0)
+		return 0;
+	buf[0] = '\0';
+	len = buf_printf(buf, size, len, "available: %u nodes (0-%u)\n",
+			 nr_node_ids, nr_node_ids - 1);
+	for (unsigned int nid = 0; nid < nr_node_ids; nid++) {
+		struct zone *zone = &node_zones[nid];
+
+		len = buf_printf(buf, size, len, "node %u cpus:", nid);
+		for (unsigned int cpu = 0; cpu < nr_cpus; cpu++)
+			if (cpu_to_node(cpu) == nid)
+				len = buf_printf(buf, size, len, " %u", cpu);
+		len = buf_printf(buf, size, len, "\n");
+		len = buf_printf(buf, size, len, "node %u size: %lu MB\n", nid,
+				 READ_ONCE(zone->present_pages) >>
+					 (20 - PAGE_SHIFT));
+		len = buf_printf(buf, size, len, "node %u free: %lu MB\n", nid,
+				 READ_ONCE(zone->free_pages) >>
+					 (20 - PAGE_SHIFT));
+	}
 	return len;
 }
 
@@ -91,8 +142,14 @@ static int buddyinfo_read(struct ctl_node *file, char *buf, size_t size)
 	return buddyinfo_show(buf, size);
 }
 
+static int numa_read(struct ctl_node *file, char *buf, size_t size)
+{
+	return numa_show(buf, size);
+}
+
 static const struct ctl_ops meminfo_ops = {.read = meminfo_read};
 static const struct ctl_ops buddyinfo_ops = {.read = buddyinfo_read};
+static const struct ctl_ops numa_ops = {.read = numa_read};
 
 void mm_proc_init(void)
 {
@@ -103,6 +160,7 @@ void mm_proc_init(void)
 		return;
 	}
 	if (!ctl_create_file(proc, "meminfo", &meminfo_ops, NULL) ||
-	    !ctl_create_file(proc, "buddyinfo", &buddyinfo_ops, NULL))
-		printk("mm: cannot create /proc/meminfo, /proc/buddyinfo\n");
+	    !ctl_create_file(proc, "buddyinfo", &buddyinfo_ops, NULL) ||
+	    !ctl_create_file(proc, "numa", &numa_ops, NULL))
+		printk("mm: cannot create /proc/meminfo, buddyinfo, numa\n");
 }

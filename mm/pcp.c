@@ -14,6 +14,11 @@
  * count in MemFree) but cannot merge with their buddies until drained:
  * drain_all_pages() empties every list when an allocation would otherwise
  * fail.
+ *
+ * On a NUMA machine a CPU's list holds pages of its own node: it is
+ * refilled from its node's zone (others only when that one is empty), and
+ * a page of another node freed here goes straight back to that node's
+ * zone, so that the list keeps serving local memory.
  */
 #include "mm/pcp.h"
 
@@ -58,43 +63,60 @@ void pcp_init(void)
 
 /*
  * rmqueue_bulk - move up to count order-0 pages from the buddy allocator to
- * the list; returns how many it moved. Local interrupts are off.
+ * the list, from this CPU's node first, then from the others; returns how
+ * many it moved. Local interrupts are off.
  */
 static int rmqueue_bulk(int count, struct list_head *list)
 {
-	unsigned long flags = spin_lock_irqsave(&zone_normal.lock);
-	int i;
+	unsigned int local = numa_node_id();
+	int moved = 0;
 
-	for (i = 0; i < count; i++) {
-		struct page *page = __rmqueue(0);
+	for (unsigned int i = 0; i < nr_node_ids && moved < count; i++) {
+		struct zone *zone = &node_zones[numa_fallback_node(local, i)];
+		unsigned long flags = spin_lock_irqsave(&zone->lock);
 
-		if (!page)
-			break;
-		page->flags = PG_pcp;
-		list_add_tail(&page->lru, list);
+		for (; moved < count; moved++) {
+			struct page *page = __rmqueue(zone, 0);
+
+			if (!page)
+				break;
+			page->flags = PG_pcp;
+			list_add_tail(&page->lru, list);
+		}
+		spin_unlock_irqrestore(&zone->lock, flags);
 	}
-	spin_unlock_irqrestore(&zone_normal.lock, flags);
-	return i;
+	return moved;
 }
 
 /*
  * free_pcppages_bulk - give up to count pages from the cold end of the list
- * back to the buddy allocator. Local interrupts are off.
+ * back to the buddy allocator, each to its own node's zone (the list may
+ * hold another node's pages after a fallback refill). Local interrupts are
+ * off.
  */
 static void free_pcppages_bulk(int count, struct per_cpu_pages *pcp)
 {
-	unsigned long flags = spin_lock_irqsave(&zone_normal.lock);
+	struct zone *locked = NULL;
+	unsigned long flags = 0;
 
 	while (count-- > 0 && !list_empty(&pcp->list)) {
 		struct page *page = list_entry(pcp->list.prev, struct page,
 					       lru);
+		struct zone *zone = page_zone(page);
 
+		if (zone != locked) {
+			if (locked)
+				spin_unlock_irqrestore(&locked->lock, flags);
+			flags = spin_lock_irqsave(&zone->lock);
+			locked = zone;
+		}
 		list_del(&page->lru);
 		pcp->count--;
 		page->flags = 0;
 		__free_one_page(page, page_to_pfn(page), 0);
 	}
-	spin_unlock_irqrestore(&zone_normal.lock, flags);
+	if (locked)
+		spin_unlock_irqrestore(&locked->lock, flags);
 }
 
 struct page *pcp_alloc_page(void)
@@ -119,6 +141,17 @@ void pcp_free_page(struct page *page)
 	unsigned long flags = local_irq_save();
 	struct per_cpu_pages *pcp = &pcp_lists[smp_processor_id()];
 
+	if (unlikely(page->node != numa_node_id())) {
+		/* Another node's page: back to its own zone. */
+		struct zone *zone = page_zone(page);
+
+		spin_lock(&zone->lock);
+		page->flags = 0;
+		__free_one_page(page, page_to_pfn(page), 0);
+		spin_unlock(&zone->lock);
+		local_irq_restore(flags);
+		return;
+	}
 	page->flags = PG_pcp;
 	list_add(&page->lru, &pcp->list);
 	pcp->count++;

@@ -1,6 +1,7 @@
 /*
  * arch/x86_64/acpi.h - what tally reads from the ACPI tables: the CPUs and
- * interrupt controllers (MADT), and the power-management registers (FADT).
+ * interrupt controllers (MADT), the power-management registers (FADT), and
+ * the NUMA nodes (SRAT).
  */
 #ifndef ARCH_X86_64_ACPI_H
 #define ARCH_X86_64_ACPI_H
@@ -31,8 +32,14 @@ struct acpi_info {
 extern struct acpi_info acpi_info;
 
 /* acpi_init - find the RSDP (multiboot2 copy, else the BIOS areas) and read
- * the MADT. Without ACPI, one CPU and the default addresses. */
+ * the MADT, and the SRAT if there is one: its memory ranges go to
+ * numa_add_memblk (mm/numa.h), so acpi_init must come before mm_init.
+ * Without ACPI, one CPU and the default addresses. */
 void acpi_init(void);
+
+/* acpi_numa_map_cpus - after smp_boot: tell mm/numa.h the node of each
+ * CPU that came up, from the SRAT (node 0 for any it does not name). */
+void acpi_numa_map_cpus(void);
 
 /* acpi_find_table - physical address of the table with this signature, or 0. */
 uint64_t acpi_find_table(const char *signature);

@@ -56,6 +56,16 @@ our $BANNER_RE = qr/tally (\S+) cpus=(\d+) mem=(\d+)MiB/;
 
 our $QEMU = 'qemu-system-x86_64';
 
+# A two-node NUMA machine for qemu_args: 4 CPUs and 1 GiB, CPUs 0-1 and
+# the first 512 MiB on node 0, CPUs 2-3 and the rest on node 1 (QEMU
+# builds the ACPI SRAT from it). Boot it with smp => 4, mem => '1G'.
+our @NUMA_TWO_NODES = (
+	'-object', 'memory-backend-ram,id=m0,size=512M',
+	'-object', 'memory-backend-ram,id=m1,size=512M',
+	'-numa', 'node,nodeid=0,cpus=0-1,memdev=m0',
+	'-numa', 'node,nodeid=1,cpus=2-3,memdev=m1',
+);
+
 # Firmware for iso => 'uefi': a single image for -bios (Debian's ovmf
 # package ships /usr/share/ovmf/OVMF.fd), else a pflash CODE/VARS pair.
 our @OVMF_BIOS = ('/usr/share/ovmf/OVMF.fd', '/usr/share/qemu/OVMF.fd');
@@ -134,6 +144,8 @@ sub accel_name { kvm_usable() ? 'KVM' : 'TCG' }
 #                            under SeaBIOS or OVMF)
 #   timeout => seconds      (lifetime, scaled; default 300)
 #   name    => 'label'      (for the log file name)
+#   qemu_args => [...]      (more QEMU options after the standard ones,
+#                            e.g. a NUMA topology: tests/qemu/numa.t)
 #   firmware_tcg_fallback => 1
 #                           (if KVM fails with "KVM internal error" before
 #                            the banner, i.e. in the firmware, boot again
@@ -172,6 +184,7 @@ sub _spawn {
 	my @argv = ($QEMU, @$accel, '-smp', $o->{smp}, '-m', $o->{mem},
 		'-display', 'none', '-serial', 'stdio', '-no-reboot',
 		'-device', 'isa-debug-exit,iobase=0xf4,iosize=0x04');
+	push @argv, @{$o->{qemu_args}} if $o->{qemu_args};
 	if ($o->{iso}) {
 		if ($o->{iso} eq 'uefi') {
 			my @fw = _ovmf_args(\$self->{tmp});
