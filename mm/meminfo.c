@@ -15,6 +15,7 @@
 #include "kernel/ctlfs.h"
 #include "mm/buddy.h"
 #include "mm/slab.h"
+#include "mm/slabinfo.h"
 
 /* Append to buf at *len, never past size; returns the new length. */
 static int __attribute__((format(printf, 4, 5)))
@@ -105,4 +106,5 @@ void mm_proc_init(void)
 	if (!ctl_create_file(proc, "meminfo", &meminfo_ops, NULL) ||
 	    !ctl_create_file(proc, "buddyinfo", &buddyinfo_ops, NULL))
 		printk("mm: cannot create /proc/meminfo, /proc/buddyinfo\n");
+	slabinfo_proc_init(proc);
 }
