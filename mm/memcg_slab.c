@@ -104,9 +104,12 @@ static struct kmem_cache *memcg_create_cache(struct mem_cgroup *memcg,
 	int id = root->memcg_params.id;
 
 	mem_cgroup_path(memcg, path, sizeof(path));
-	snprintf(name, sizeof(name), "%s(%s)", root->name,
-		 strncmp(path, prefix, sizeof(prefix) - 1) == 0
-			 ? path + sizeof(prefix) - 1 : path);
+	/* Cut to fit, as Linux cuts cache names. */
+	if (snprintf(name, sizeof(name), "%s(%s)", root->name,
+		     strncmp(path, prefix, sizeof(prefix) - 1) == 0
+			     ? path + sizeof(prefix) - 1 : path) >=
+	    (int)sizeof(name))
+		name[sizeof(name) - 2] = ')';
 	child = kmem_cache_create_child(root, memcg, name);
 	if (!child)
 		return NULL;
