@@ -69,7 +69,8 @@ HOST_KERNEL_SRCS := $(filter $(wildcard kernel/*.c), \
 	kernel/ctlfs.c kernel/ctlfs_ops.c kernel/memparse.c kernel/errno_name.c \
 	kernel/shell.c kernel/shell_line.c kernel/shell_builtins.c \
 	kernel/runqueue.c kernel/static_key_table.c kernel/cmdline.c \
-	kernel/static_key.c kernel/cgroupfs.c kernel/cmd_check.c)
+	kernel/static_key.c kernel/cgroupfs.c kernel/cmd_check.c \
+	kernel/tmpfs.c kernel/cmd_rm.c)
 HOST_SRCS := $(wildcard mm/*.c) $(HOST_KERNEL_SRCS) $(wildcard tests/unit/host_*.c)
 HOST_CFLAGS := -std=gnu11 -g -O1 -I. -DTALLY_HOST -DCONFIG_MEMCG_KMEM \
 	-Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \

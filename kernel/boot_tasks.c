@@ -16,6 +16,7 @@
 #include "kernel/script.h"
 #include "kernel/shell.h"
 #include "kernel/static_key_proc.h"
+#include "kernel/tmpfs.h"
 #include "mm/debug_free.h"
 #include "mm/meminfo.h"
 
@@ -41,6 +42,8 @@ _Noreturn void start_kernel_services(void)
 	if (cgroupfs_init() < 0)
 		panic("cgroupfs: cannot create /cgroup");
 	mm_proc_init();
+	if (tmpfs_init() < 0)
+		panic("tmpfs: cannot create /tmp");
 	static_key_proc_init();
 	debug_free_proc_init();
 	sched_start();

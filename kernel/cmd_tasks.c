@@ -63,7 +63,7 @@ static int cmd_run(int argc, char **argv)
 	prog = program_find(argv[2]);
 	if (!prog)
 		return shell_error(ENOENT, "no program '%s' (spin, worker, "
-				   "forkbomb, hog, cache, kmemhog)", argv[2]);
+				   "forkbomb, hog, cache, kmemhog, mkdirloop)", argv[2]);
 	ret = join_args(argc, argv, 3, arg, sizeof(arg));
 	if (ret < 0)
 		return ret;
@@ -77,9 +77,10 @@ static int cmd_run(int argc, char **argv)
 	if (ret == -ENOMEM) {
 		mem_cgroup_path(memcg, path, sizeof(path));
 		mem_cgroup_put(memcg);
-		return shell_error(ENOMEM, "no %lu KiB kernel stack for a task "
-				   "in %s: out of memory, or over the "
-				   "domain's limit", THREAD_SIZE / 1024, path);
+		return shell_error(ENOMEM, "no %lu KiB kernel stack or task "
+				   "struct for a task in %s: out of memory, "
+				   "or over the domain's limit",
+				   THREAD_SIZE / 1024, path);
 	}
 	mem_cgroup_put(memcg);
 	if (ret < 0)

@@ -119,7 +119,7 @@ static struct ctl_node *find_child(const struct ctl_node *dir,
 
 static struct ctl_node *ctl_create(struct ctl_node *parent, const char *name,
 				   bool dir, const struct ctl_ops *ops,
-				   void *priv)
+				   void *priv, gfp_t gfp)
 {
 	struct ctl_node *node;
 	size_t len;
@@ -131,7 +131,7 @@ static struct ctl_node *ctl_create(struct ctl_node *parent, const char *name,
 	len = strlen(name);
 	if (!ctl_name_valid(name, len) || find_child(parent, name, len))
 		return NULL;
-	node = kmalloc(sizeof(*node), GFP_KERNEL);
+	node = kmalloc(sizeof(*node), gfp);
 	if (!node)
 		return NULL;
 	memcpy(node->name, name, len + 1);
@@ -147,13 +147,20 @@ static struct ctl_node *ctl_create(struct ctl_node *parent, const char *name,
 struct ctl_node *ctl_create_dir(struct ctl_node *parent, const char *name,
 				const struct ctl_ops *ops, void *priv)
 {
-	return ctl_create(parent, name, true, ops, priv);
+	return ctl_create(parent, name, true, ops, priv, GFP_KERNEL);
+}
+
+struct ctl_node *ctl_create_dir_gfp(struct ctl_node *parent, const char *name,
+				    const struct ctl_ops *ops, void *priv,
+				    gfp_t gfp)
+{
+	return ctl_create(parent, name, true, ops, priv, gfp);
 }
 
 struct ctl_node *ctl_create_file(struct ctl_node *parent, const char *name,
 				 const struct ctl_ops *ops, void *priv)
 {
-	return ctl_create(parent, name, false, ops, priv);
+	return ctl_create(parent, name, false, ops, priv, GFP_KERNEL);
 }
 
 /*

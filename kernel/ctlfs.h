@@ -31,6 +31,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "mm/gfp.h"
+
 struct ctl_node;
 
 struct ctl_ops {
@@ -46,6 +48,10 @@ struct ctl_ops {
 	 * on success, removes the node itself (ctl_remove). */
 	int (*mkdir)(struct ctl_node *dir, const char *name);
 	int (*rmdir)(struct ctl_node *dir);
+	/* Directories: remove this directory and everything below it (rm
+	 * -r; a filesystem such as /tmp). NULL: EPERM. On success the node
+	 * is gone. */
+	int (*rmtree)(struct ctl_node *dir);
 };
 
 #define CTL_NAME_MAX 63
@@ -62,9 +68,17 @@ struct ctl_node *ctl_create_dir(struct ctl_node *parent, const char *name,
 				const struct ctl_ops *ops, void *priv);
 struct ctl_node *ctl_create_file(struct ctl_node *parent, const char *name,
 				 const struct ctl_ops *ops, void *priv);
+/* ctl_create_dir_gfp - ctl_create_dir with the node allocated with gfp:
+ * GFP_ACCOUNT charges it, as a directory entry of /tmp is, to the domain
+ * of the task making it (mm/memcg_slab.h). */
+struct ctl_node *ctl_create_dir_gfp(struct ctl_node *parent, const char *name,
+				    const struct ctl_ops *ops, void *priv,
+				    gfp_t gfp);
 /* ctl_remove - unlink a node and free it and everything below it. */
 void ctl_remove(struct ctl_node *node);
 void *ctl_priv(const struct ctl_node *node);
+/* ctl_ops - the handlers of a node (may be NULL): whose node it is. */
+const struct ctl_ops *ctl_ops(const struct ctl_node *node);
 bool ctl_is_dir(const struct ctl_node *node);
 const char *ctl_name(const struct ctl_node *node);
 struct ctl_node *ctl_parent(const struct ctl_node *node);
@@ -116,6 +130,10 @@ int ctl_mkdir(const char *path, char *why);
  * -EPERM (no handler), -EBUSY (the root), -EINVAL ("." or "..") or the
  * handler's. */
 int ctl_rmdir(const char *path, char *why);
+/* ctl_rmtree - remove the directory path and everything below it with its
+ * rmtree handler; -ENOTDIR, -EPERM (no handler), -EBUSY (the root),
+ * -EINVAL ("." or "..") or the handler's. */
+int ctl_rmtree(const char *path, char *why);
 /* ctl_list - the names of a directory's children into buf, one per line,
  * in creation order (a file: its own name); returns the length. A listing
  * that does not fit ends with a line "...". */

@@ -7,9 +7,6 @@
 
 #include "kernel/ctlfs.h"
 
-/* ctl_ops - the handlers of a node (may be NULL). */
-const struct ctl_ops *ctl_ops(const struct ctl_node *node);
-
 /* ctl_name_valid - may name[0..len) name a node? (see ctl_create_dir) */
 bool ctl_name_valid(const char *name, size_t len);
 

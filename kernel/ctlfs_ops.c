@@ -222,10 +222,13 @@ out:
 	return op_end(ret, why);
 }
 
-int ctl_rmdir(const char *path, char *why)
+/* remove_dir - ctl_rmdir and ctl_rmtree: the same checks, then the
+ * directory's rmdir or rmtree handler. */
+static int remove_dir(const char *path, char *why, bool tree)
 {
 	struct ctl_node *node;
 	const struct ctl_ops *ops;
+	int (*handler)(struct ctl_node *dir);
 	size_t start, end;
 	int ret;
 
@@ -246,17 +249,29 @@ int ctl_rmdir(const char *path, char *why)
 		goto out;
 	}
 	ops = ctl_ops(node);
-	if (!ops || !ops->rmdir) {
-		ret = ctl_error(EPERM, "%s cannot be removed", path);
+	handler = !ops ? NULL : tree ? ops->rmtree : ops->rmdir;
+	if (!handler) {
+		ret = ctl_error(EPERM, "%s cannot be removed%s", path,
+				tree ? " with what is in it" : "");
 		goto out;
 	}
-	ret = ops->rmdir(node);  /* on success, node is gone */
+	ret = handler(node);  /* on success, node is gone */
 	if (ret < 0)
 		ret = handler_failed(ret, "remove", path);
 	else
 		ret = 0;
 out:
 	return op_end(ret, why);
+}
+
+int ctl_rmdir(const char *path, char *why)
+{
+	return remove_dir(path, why, false);
+}
+
+int ctl_rmtree(const char *path, char *why)
+{
+	return remove_dir(path, why, true);
 }
 
 /* append - add name and a newline to buf[*len..size) if it fits. */

@@ -6,8 +6,9 @@
  *
  *   1. the kernel stack: alloc_pages(THREADINFO_GFP_ACCOUNTED, order 2),
  *      charged to the domain (res, then kmem) - refused at its limit
- *   2. the struct task, from the task_struct slab cache (not charged yet:
- *      see below)
+ *   2. the struct task, from the task_struct slab cache (SLAB_ACCOUNT:
+ *      from the domain's child cache, "task_struct(A)", whose slab pages
+ *      are charged to the domain - refused at its limit too)
  *   3. the first stack frame: task_start, then task_entry()
  *   4. a PID and a place in the task table
  *   5. the domain: mem_cgroup_fork_task / mem_cgroup_attach_task
@@ -18,7 +19,7 @@
  * fork that is the parent's domain, where the child goes. For `run` the
  * current task is the shell, a system task, never charged: the shell
  * allocates on the new task's behalf by presenting, for the duration of
- * the two allocations, a stand-in task in the target domain as current
+ * the two allocations (stack and struct task), a stand-in task in the target domain as current
  * (charge_as_begin - the role Linux's set_active_memcg() plays).
  */
 #include "kernel/fork.h"
@@ -107,12 +108,14 @@ static int task_create(const struct program *prog, const char *arg,
 	memcg_account_kernel_stack(stack, +1);
 
 	/*
-	 * 2. The task itself. Not charged until the slab has per-domain
-	 * caches (issue 10): today a charged slab page belongs to whichever
-	 * domain made the cache grow and outlives its objects, so a removed
-	 * domain would stay dying for as long as the cache keeps the page.
+	 * 2. The task itself, charged too: the task_struct cache is
+	 * accounted, so the object comes from the domain's own child cache
+	 * (mm/memcg_slab.h). Its slab pages hold only this domain's tasks,
+	 * so they are the domain's to pay for, and go back - uncharging it -
+	 * when its last task struct is freed; no other domain's objects can
+	 * keep them (or a removed domain) alive.
 	 */
-	task = task_alloc(GFP_KERNEL | __GFP_NOWARN);
+	task = task_alloc(GFP_ACCOUNT | __GFP_NOWARN);
 	if (!task)
 		goto undo_stack;
 	task->stack = stack;

@@ -9,6 +9,9 @@
  *   hog SIZE        SIZE of rss user memory, then sleeps (WORK: pages)
  *   cache SIZE      SIZE of cache (reclaimable) pages, then sleeps
  *   kmemhog SIZE    SIZE of accounted kernel pages, then sleeps
+ *   mkdirloop [DIR] `while true; do mkdir x; cd x; done` in /tmp (or DIR,
+ *                   a directory of /tmp); exits at the first ENOMEM
+ *                   (WORK: directories made)
  *
  * What they hold is freed when they exit (killed).
  */
@@ -17,6 +20,7 @@
 
 #include "kernel/memparse.h"
 #include "kernel/program.h"
+#include "kernel/tmpfs.h"
 #include "mm/page.h"
 
 /* One unit of work: a fixed amount of arithmetic (some tens of
@@ -118,6 +122,62 @@ static void kmemhog_main(struct task *self, const char *arg)
 	prog_pause(self);
 }
 
+/*
+ * mkdirloop - the 2012 cover letter's example of kernel memory that no
+ * task holds: `while true; do mkdir x; cd x; done`. Each directory is an
+ * inode and a directory entry charged to the task's domain (kernel/tmpfs.h)
+ * and outlives the task. As the shell loop would, it goes on when x
+ * exists already (mkdir fails with EEXIST, cd x works), and stops - the
+ * task exits - at the first ENOMEM, or if its directory is removed under
+ * it. It prints nothing (the console is the shell's); WORK counts the
+ * directories it made, and stays visible in ps once it has exited (Z).
+ * Its working directory is an inode reference, held in prog_data and
+ * dropped at exit.
+ */
+static void mkdirloop_drop_cwd(struct task *self)
+{
+	if (self->prog_data)
+		tmpfs_put(self->prog_data);
+	self->prog_data = NULL;
+}
+
+static int mkdirloop_check(const char *arg)
+{
+	struct tmpfs_inode *dir;
+
+	if (!arg[0])
+		return 0;
+	if (tmpfs_open_dir(arg, &dir) < 0)
+		return -EINVAL;  /* not a directory of /tmp */
+	tmpfs_put(dir);
+	return 0;
+}
+
+static void mkdirloop_main(struct task *self, const char *arg)
+{
+	struct tmpfs_inode *cwd;
+	int ret;
+
+	kernel_enter(self);
+	ret = tmpfs_open_dir(arg[0] ? arg : "/tmp", &cwd);
+	if (ret == 0) {
+		self->prog_data = cwd;
+		self->prog_exit = mkdirloop_drop_cwd;
+	}
+	kernel_leave(self);
+
+	while (ret == 0) {
+		kernel_enter(self);
+		ret = tmpfs_mkdir_at(self->prog_data, "x");       /* mkdir x */
+		if (ret == 0)
+			self->work++;
+		if (ret == 0 || ret == -EEXIST)
+			ret = tmpfs_chdir_at((struct tmpfs_inode **)
+						     &self->prog_data, "x"); /* cd x */
+		kernel_leave(self);
+	}
+}
+
 static const struct program programs[] = {
 	{"spin", spin_main, "spin", NULL},
 	{"worker", worker_main, "worker [UNITS]", worker_check},
@@ -125,6 +185,7 @@ static const struct program programs[] = {
 	{"hog", hog_main, "hog SIZE", size_check},
 	{"cache", cache_main, "cache SIZE", size_check},
 	{"kmemhog", kmemhog_main, "kmemhog SIZE", size_check},
+	{"mkdirloop", mkdirloop_main, "mkdirloop [DIR]", mkdirloop_check},
 };
 
 const struct program *program_find(const char *name)

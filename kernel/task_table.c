@@ -31,10 +31,13 @@ void task_table_init(void)
 {
 	for (int i = 0; i < PID_HASH_SIZE; i++)
 		INIT_LIST_HEAD(&pid_hash[i]);
-	/* Cache-line aligned: the FPU area inside must be 16-byte aligned. */
+	/* Cache-line aligned: the FPU area inside must be 16-byte aligned.
+	 * Accounted: each domain's tasks come from its own child cache, and
+	 * a fork is charged for its struct task as for its stack. */
 	task_cache = kmem_cache_create("task_struct", sizeof(struct task),
 				       CACHELINE_SIZE,
-				       SLAB_HWCACHE_ALIGN | SLAB_PANIC);
+				       SLAB_HWCACHE_ALIGN | SLAB_PANIC |
+					       SLAB_ACCOUNT);
 }
 
 struct task *task_alloc(gfp_t gfp)

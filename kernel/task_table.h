@@ -23,8 +23,10 @@
 void task_table_init(void);
 
 /*
- * task_alloc - a zeroed struct task from the task_struct cache, with gfp
- * (GFP_ACCOUNT: charged like the stack). NULL if out of memory.
+ * task_alloc - a zeroed struct task from the task_struct cache, with gfp.
+ * The cache is accounted (SLAB_ACCOUNT): a task of an accounted domain
+ * gets it from the domain's child cache, charged like the stack. NULL if
+ * out of memory or over the domain's limit.
  */
 struct task *task_alloc(gfp_t gfp);
 

@@ -16,7 +16,11 @@
  *              reference is dropped
  *   last put   mem_cgroup_free: when the last kernel page charged to it is
  *              freed (at once if there is none). Its kmem usage must be 0
- *              by then - anything else is a bug, and panics.
+ *              by then - anything else is a bug, and panics. Its child
+ *              slab caches go with it: their objects were on its pages,
+ *              so a domain whose child caches hold objects (a zombie's
+ *              struct task, a directory of /tmp) stays dying until the
+ *              last of them is freed.
  *
  * Kernel pages cannot be moved to the parent as user pages can (a page of
  * a kernel stack stays where it is, and knows its domain), which is why a
@@ -33,6 +37,7 @@
 #include "kernel/task_ops.h"
 #include "mm/kmem_hooks.h"
 #include "mm/memcg_oom.h"
+#include "mm/memcg_slab.h"
 #include "mm/slab.h"
 #include "mm/stock.h"
 #include "mm/user_memory.h"
@@ -152,6 +157,10 @@ static struct mem_cgroup *mem_cgroup_free(struct mem_cgroup *memcg)
 	list_del(&memcg->all_node);
 	spin_unlock_irqrestore(&memcg_list_lock, flags);
 	__atomic_sub_fetch(&nr_dying, 1, __ATOMIC_RELAXED);
+
+	/* Its child caches are empty by now: their slabs were its pages,
+	 * each holding a reference (mm/memcg_slab.h). */
+	memcg_slab_destroy_caches(memcg);
 
 	/* Once enabled for a domain, the hooks stay on until it is gone. */
 	if (memcg->kmem_account_activated)

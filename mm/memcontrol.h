@@ -53,6 +53,12 @@ struct task;
 #define MEMCG_NAME_MAX 63   /* as CTL_NAME_MAX */
 #define MEMCG_PATH_MAX 256  /* as CTL_PATH_MAX */
 
+/* Accounted root caches (SLAB_ACCOUNT and the kmalloc caches): each has
+ * a slot in every domain's slab_caches[] (mm/memcg_slab.h). */
+#define MEMCG_CACHES_MAX 32
+
+struct kmem_cache;
+
 /* A user charge is retried this many times, reclaiming between tries,
  * before the domain's OOM killer is called (Linux's value). */
 #define MEM_CGROUP_RECLAIM_RETRIES 5
@@ -102,6 +108,10 @@ struct mem_cgroup {
 	long nr_rss;
 	long nr_cache;
 	long nr_kernel_stack;
+
+	/* Its child caches, by root cache id (mm/memcg_slab.c): made on its
+	 * first allocation from each, destroyed when the domain is freed. */
+	struct kmem_cache *slab_caches[MEMCG_CACHES_MAX];
 
 	struct list_head all_node;     /* on memcg_all_list */
 	char name[MEMCG_NAME_MAX + 1];

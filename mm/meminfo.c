@@ -26,6 +26,7 @@
 #include "kernel/ctlfs.h"
 #include "mm/buddy.h"
 #include "mm/slab.h"
+#include "mm/slabinfo.h"
 
 /* Append to buf at *len, never past size; returns the new length. */
 static int __attribute__((format(printf, 4, 5)))
@@ -163,4 +164,5 @@ void mm_proc_init(void)
 	    !ctl_create_file(proc, "buddyinfo", &buddyinfo_ops, NULL) ||
 	    !ctl_create_file(proc, "numa", &numa_ops, NULL))
 		printk("mm: cannot create /proc/meminfo, buddyinfo, numa\n");
+	slabinfo_proc_init(proc);
 }

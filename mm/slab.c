@@ -25,7 +25,15 @@
  * slab is taken from the buddy allocator only when no slab has a free
  * object. A slab whose last object is freed is kept if the cache has no
  * other empty slab, and otherwise goes straight back to the buddy
- * allocator: a cache never sits on more than one empty slab.
+ * allocator: a cache never sits on more than one empty slab - and a
+ * domain's child cache on none (mm/memcg_slab.h: its slabs are charged to
+ * the domain, which must not pay for pages it no longer uses).
+ *
+ * Accounting happens at two points only: kmem_cache_alloc() first asks
+ * memcg_kmem_get_cache() which cache to take the object from (the
+ * domain's child cache for an accounted allocation), and cache_grow()
+ * takes a slab's pages through memcg_slab_alloc_pages(), which charges a
+ * child cache's domain - and nobody for a root cache.
  */
 #include "mm/slab.h"
 
@@ -33,6 +41,7 @@
 #include <string.h>
 
 #include "mm/buddy.h"
+#include "mm/memcg_slab.h"
 #include "mm/page.h"
 
 /* The header at the start of every slab. */
@@ -125,6 +134,9 @@ static bool cache_setup(struct kmem_cache *c, const char *name, size_t size,
 	c->flags = flags;
 	c->active_objs = 0;
 	c->num_slabs = 0;
+	c->memcg_params.id = -1;
+	c->memcg_params.memcg = NULL;
+	c->memcg_params.root_cache = NULL;
 	snprintf(c->name, sizeof(c->name), "%s", name);
 	return calculate_sizes(c);
 }
@@ -143,6 +155,7 @@ void kmem_cache_init(void)
 	INIT_LIST_HEAD(&slab_caches);
 	spin_lock_init(&slab_caches_lock);
 	nr_slab_pages = 0;
+	memcg_slab_reset();
 
 	cache_setup(&kmem_cache_boot, "kmem_cache", sizeof(struct kmem_cache),
 		    0, 0);
@@ -152,6 +165,8 @@ void kmem_cache_init(void)
 
 		snprintf(name, sizeof(name), "kmalloc-%u", size);
 		cache_setup(&kmalloc_caches[i], name, size, 0, 0);
+		/* accounted for kmalloc(size, GFP_ACCOUNT) */
+		memcg_register_cache(&kmalloc_caches[i]);
 		cache_list_add(&kmalloc_caches[i]);
 	}
 }
@@ -162,7 +177,8 @@ struct kmem_cache *kmem_cache_create(const char *name, size_t size,
 	struct kmem_cache *c = kmem_cache_alloc(&kmem_cache_boot,
 						GFP_KERNEL | __GFP_ZERO);
 
-	if (c && !cache_setup(c, name, size, align, flags)) {
+	if (c && (!cache_setup(c, name, size, align, flags) ||
+		  ((flags & SLAB_ACCOUNT) && memcg_register_cache(c) < 0))) {
 		kmem_cache_free(&kmem_cache_boot, c);
 		c = NULL;
 	}
@@ -172,6 +188,26 @@ struct kmem_cache *kmem_cache_create(const char *name, size_t size,
 			      "(size %zu, align %zu)", name, size, align);
 		return NULL;
 	}
+	cache_list_add(c);
+	return c;
+}
+
+struct kmem_cache *kmem_cache_create_child(struct kmem_cache *root,
+					   struct mem_cgroup *memcg,
+					   const char *name)
+{
+	struct kmem_cache *c = kmem_cache_alloc(&kmem_cache_boot,
+						GFP_KERNEL | __GFP_ZERO);
+
+	if (!c)
+		return NULL;
+	/* The same size, alignment and flags give the same slab layout. */
+	if (!cache_setup(c, name, root->object_size, root->align,
+			 root->flags & ~SLAB_PANIC))
+		panic("kmem_cache_create_child: cache %s: a copy of a valid "
+		      "cache must be valid", root->name);
+	c->memcg_params.memcg = memcg;
+	c->memcg_params.root_cache = root;
 	cache_list_add(c);
 	return c;
 }
@@ -230,7 +266,7 @@ static void check_object_poison(struct kmem_cache *c, void *obj)
  */
 static struct page *cache_grow(struct kmem_cache *c, gfp_t gfp)
 {
-	struct page *page = alloc_pages(gfp & ~__GFP_ZERO, c->order);
+	struct page *page = memcg_slab_alloc_pages(c, gfp);
 	struct slab *slab;
 
 	if (!page)
@@ -256,36 +292,36 @@ static struct page *cache_grow(struct kmem_cache *c, gfp_t gfp)
 	return page;
 }
 
-/* slab_release - give an empty slab, on no list, back to the buddy
- * allocator. Called without the cache lock. */
+/*
+ * slab_release - give an empty slab, on no list, back to the buddy
+ * allocator. Called without the cache lock. c is not touched once the
+ * pages are freed: for a child cache, that may have dropped the last
+ * reference on its domain, which destroys the cache.
+ */
 static void slab_release(struct kmem_cache *c, struct page *page)
 {
-	for (unsigned int i = 1; i < (1u << c->order); i++) {
+	unsigned int order = c->order;
+
+	for (unsigned int i = 1; i < (1u << order); i++) {
 		page[i].flags &= ~PG_slab;
 		page[i].order = 0;
 	}
 	page->flags &= ~PG_slab;  /* the first page keeps PG_head and order */
-	__atomic_sub_fetch(&nr_slab_pages, 1ul << c->order, __ATOMIC_RELAXED);
-	free_accounted_pages(page, c->order);
+	__atomic_sub_fetch(&nr_slab_pages, 1ul << order, __ATOMIC_RELAXED);
+	free_accounted_pages(page, order);
 }
 
 /* --- objects -------------------------------------------------------------- */
 
-void *kmem_cache_alloc(struct kmem_cache *c, gfp_t gfp)
+/* slab_alloc - an object from cache c itself (kmem_cache_alloc, once the
+ * cache is chosen). */
+static void *slab_alloc(struct kmem_cache *c, gfp_t gfp)
 {
 	unsigned long flags;
 	struct page *page, *new_page = NULL;
 	struct slab *slab;
 	void *obj;
 
-	/*
-	 * Issue 10 (per-domain slab caches) hooks in here: an allocation with
-	 * __GFP_KMEMCG will be redirected to the current domain's own child
-	 * cache, c = memcg_kmem_get_cache(c, gfp), whose slab pages are
-	 * charged to that domain as a whole. Until then gfp goes down to
-	 * alloc_pages() unchanged (cache_grow), so the page of a new slab is
-	 * charged to the domain of the task that made it grow.
-	 */
 	flags = spin_lock_irqsave(&c->lock);
 	while (list_empty(&c->slabs_partial)) {
 		if (!list_empty(&c->slabs_free)) {
@@ -333,6 +369,21 @@ void *kmem_cache_alloc(struct kmem_cache *c, gfp_t gfp)
 	return obj;
 }
 
+void *kmem_cache_alloc(struct kmem_cache *c, gfp_t gfp)
+{
+	struct mem_cgroup *ref;
+	void *obj;
+
+	/* An accounted allocation is served by the domain's child cache,
+	 * whose slabs are charged to the domain as whole pages. */
+	c = memcg_kmem_get_cache(c, gfp, &ref);
+	if (!c)
+		return NULL;
+	obj = slab_alloc(c, gfp);
+	memcg_kmem_put_cache(ref);
+	return obj;
+}
+
 /*
  * slab_free - put obj back on its slab's free list. The checks name the
  * cache and the object: a wrong cache, an address that is not an object,
@@ -346,6 +397,9 @@ static void slab_free(struct kmem_cache *c, struct page *page, void *obj,
 	struct page *release = NULL;
 	unsigned long flags;
 
+	/* An object of a child cache may be freed through its root cache. */
+	if (slab->cache != c && slab->cache->memcg_params.root_cache == c)
+		c = slab->cache;
 	if (slab->cache != c)
 		panic("%s: object %p belongs to cache %s, not %s", who, obj,
 		      slab->cache->name, c->name);
@@ -376,9 +430,10 @@ static void slab_free(struct kmem_cache *c, struct page *page, void *obj,
 		list_add(&page->lru, &c->slabs_partial);
 	}
 	if (page->slab_inuse == 0) {
-		/* empty: keep one empty slab, give any other back */
+		/* empty: keep one empty slab, give any other back - and every
+		 * one of a child cache, so that its domain pays for none */
 		list_del(&page->lru);
-		if (list_empty(&c->slabs_free)) {
+		if (list_empty(&c->slabs_free) && !is_child_cache(c)) {
 			list_add(&page->lru, &c->slabs_free);
 		} else {
 			c->num_slabs--;
@@ -435,6 +490,7 @@ void kmem_cache_destroy(struct kmem_cache *c)
 	if (c->active_objs != 0)
 		panic("kmem_cache_destroy: cache %s still has %lu objects in "
 		      "use", c->name, c->active_objs);
+	memcg_unregister_cache(c);  /* a root cache: its domains' copies */
 	kmem_cache_shrink(c);
 
 	spin_lock(&slab_caches_lock);

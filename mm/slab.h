@@ -8,6 +8,11 @@
  * allocator (one empty slab per cache is kept, to absorb alloc/free
  * churn). kmalloc() serves sizes up to KMALLOC_MAX_CACHE_SIZE from caches
  * of powers of two, and larger sizes straight from alloc_pages().
+ *
+ * Accounted caches (SLAB_ACCOUNT, and the kmalloc caches for kmalloc with
+ * __GFP_KMEMCG) give each domain its own child cache, made on the domain's
+ * first allocation, whose slabs are charged to that domain and hold only
+ * its objects: see mm/memcg_slab.h.
  */
 #ifndef MM_SLAB_H
 #define MM_SLAB_H
@@ -21,11 +26,31 @@
 /* kmem_cache_create flags */
 #define SLAB_HWCACHE_ALIGN 0x1u  /* align objects to a cache line */
 #define SLAB_PANIC         0x2u  /* panic if the cache cannot be created */
+#define SLAB_ACCOUNT       0x4u  /* charge every object to the domain of the
+				  * task allocating it (mm/memcg_slab.h) */
 
 #define KMALLOC_MIN_SIZE 8
 #define KMALLOC_MAX_CACHE_SIZE 2048  /* larger kmallocs take whole pages */
 #define KMALLOC_NR_CACHES 9          /* kmalloc-8 .. kmalloc-2048 */
-#define KMEM_CACHE_NAME_MAX 32
+#define KMEM_CACHE_NAME_MAX 64  /* with the NUL; longer names are cut */
+
+struct mem_cgroup;
+
+/*
+ * memcg_cache_params - how a cache takes part in kernel-memory accounting
+ * (Linux 2012: struct memcg_cache_params, cachep->memcg_params).
+ *
+ * A root cache (one made by kmem_cache_create, or a kmalloc cache) that
+ * can be accounted has an id: its child caches sit in each domain's
+ * memcg->slab_caches[id]. A child cache points to its domain and to its
+ * root cache, and has no id of its own.
+ */
+struct memcg_cache_params {
+	int id;                        /* root cache: slot in slab_caches[],
+					* -1 if never accounted */
+	struct mem_cgroup *memcg;      /* child cache: its domain, else NULL */
+	struct kmem_cache *root_cache; /* child cache: the cache it copies */
+};
 
 struct kmem_cache {
 	spinlock_t lock;               /* protects the lists and counts */
@@ -43,6 +68,7 @@ struct kmem_cache {
 	unsigned long active_objs;     /* objects in use */
 	unsigned long num_slabs;       /* slabs held, full + partial + free */
 	struct list_head list;         /* on slab_caches */
+	struct memcg_cache_params memcg_params;
 	char name[KMEM_CACHE_NAME_MAX];
 };
 
@@ -51,18 +77,23 @@ struct kmem_cache {
  * @name:  shown in slabinfo (copied)
  * @size:  object size, > 0
  * @align: object alignment (a power of two; 0: 8 bytes)
- * @flags: SLAB_HWCACHE_ALIGN, SLAB_PANIC
+ * @flags: SLAB_HWCACHE_ALIGN, SLAB_PANIC, SLAB_ACCOUNT
  *
- * Returns the cache, or NULL if out of memory or size is too large for a
- * slab (SLAB_PANIC: panics instead).
+ * Returns the cache, or NULL if out of memory, size is too large for a
+ * slab, or (SLAB_ACCOUNT) MEMCG_CACHES_MAX accounted caches exist already
+ * (SLAB_PANIC: panics instead).
  */
 struct kmem_cache *kmem_cache_create(const char *name, size_t size,
 				     size_t align, unsigned int flags);
 
 /*
- * kmem_cache_alloc - an object from the cache, or NULL if out of memory.
- * gfp is passed to alloc_pages() when a new slab is needed; __GFP_ZERO
- * zeroes the object. Any context (with __GFP_ATOMIC where it applies).
+ * kmem_cache_alloc - an object from the cache, or NULL if out of memory
+ * (or over the domain's limit). gfp is passed to alloc_pages() when a new
+ * slab is needed; __GFP_ZERO zeroes the object. An allocation from a
+ * SLAB_ACCOUNT cache, or from a kmalloc cache with __GFP_KMEMCG, by a task
+ * of an accounted domain comes from that domain's child cache (made now
+ * if it has none); any other comes from the cache itself, whose slabs are
+ * charged to nobody. Any context (with __GFP_ATOMIC where it applies).
  */
 void *kmem_cache_alloc(struct kmem_cache *cache, gfp_t gfp);
 
@@ -77,7 +108,8 @@ void kmem_cache_free(struct kmem_cache *cache, void *obj);
 void kmem_cache_shrink(struct kmem_cache *cache);
 
 /* kmem_cache_destroy - free an empty cache (panics if objects are still in
- * use). NULL: nothing is done. */
+ * use, in it or, for a root cache, in a child cache of any domain). Empty
+ * child caches of a root cache go with it. NULL: nothing is done. */
 void kmem_cache_destroy(struct kmem_cache *cache);
 
 /*
@@ -102,7 +134,8 @@ size_t ksize(const void *p);
 
 /* --- statistics, for /proc/slabinfo and /proc/meminfo -------------------- */
 
-/* All caches, in creation order, protected by slab_caches_lock. */
+/* All caches, child caches included, in creation order, protected by
+ * slab_caches_lock. */
 extern struct list_head slab_caches;
 extern spinlock_t slab_caches_lock;
 
@@ -122,6 +155,22 @@ struct slabinfo {
 
 /* get_slabinfo - a consistent snapshot of cache's counts. */
 void get_slabinfo(struct kmem_cache *cache, struct slabinfo *info);
+
+/* is_child_cache - is this a domain's child cache of an accounted cache? */
+static inline bool is_child_cache(const struct kmem_cache *cache)
+{
+	return cache->memcg_params.memcg != NULL;
+}
+
+/*
+ * kmem_cache_create_child - for mm/memcg_slab.c: a copy of root (same
+ * object size, alignment and slab order) called name, for one domain:
+ * memcg_params.memcg = memcg, root_cache = root. It is on slab_caches and
+ * keeps no empty slab (see slab_free). NULL if out of memory.
+ */
+struct kmem_cache *kmem_cache_create_child(struct kmem_cache *root,
+					   struct mem_cgroup *memcg,
+					   const char *name);
 
 /*
  * slab_debug - debug option, off by default: free objects are filled with

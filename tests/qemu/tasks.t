@@ -136,6 +136,10 @@ ok(defined $free0, 'MemFree readable');
 	my $k1 = $t->cmd('cat /cgroup/M1/memory.kmem.usage_in_bytes');
 	ok(defined $k1 && $k1 >= 16384, 'its 16 KiB stack is charged to M1 (kmem usage ' . ($k1 // '?') . ')');
 	is(stat_of('/cgroup/M1', 'kernel_stack'), 16384, 'M1 kernel_stack 16384');
+	# Its struct task is charged too, as one slab page of M1's own
+	# task_struct(M1) cache: kmem = 16384 + 4096, and nothing else.
+	is(stat_of('/cgroup/M1', 'slab'), 4096, 'M1 slab 4096: the page of its task struct');
+	is($k1, 16384 + 4096, 'M1 kmem usage = stack + task-struct slab (20480)');
 	is($t->cmd("echo $p > /cgroup/M2/tasks"), '', 'echo PID > M2/tasks');
 	is(ps_pid($p)->{domain}, '/cgroup/M2', 'ps shows it in M2');
 	is($t->cmd('cat /cgroup/M1/tasks'), '', 'M1 has no task');

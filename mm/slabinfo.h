@@ -1,0 +1,23 @@
+/*
+ * mm/slabinfo.h - /proc/slabinfo: one line per slab cache, in Linux's
+ * format ("slabinfo - version: 2.1"), each domain's child caches as
+ * "name(domain)" beside their root caches.
+ */
+#ifndef MM_SLABINFO_H
+#define MM_SLABINFO_H
+
+#include <stddef.h>
+
+/*
+ * slabinfo_show - the text of /proc/slabinfo into buf (NUL-terminated):
+ * the two header lines, then one line per cache in creation order. Only
+ * whole lines: a cache whose line does not fit is left out, and so are
+ * the ones after it. Returns the length.
+ */
+int slabinfo_show(char *buf, size_t size);
+
+/* slabinfo_proc_init - create /proc/slabinfo (proc: the /proc node). */
+struct ctl_node;
+void slabinfo_proc_init(struct ctl_node *proc);
+
+#endif

@@ -1,0 +1,238 @@
+#!/usr/bin/perl
+# tests/qemu/slab.t - slab accounting seen from the shell (issue 10):
+# /proc/slabinfo in Linux's 2.1 format with each domain's child caches as
+# name(domain); /tmp and its directories (ls, cd, mkdir, rmdir, rm -r);
+# a fork charged for its stack and its struct task (kernel_stack + slab =
+# kmem, exactly); the 2012 cover letter's `while true; do mkdir x; cd x;
+# done` (mkdirloop) stopped at a 4M kmem limit with the rest of the machine
+# unaffected, and `rm -r` giving every page back; and a domain removed while
+# its child caches hold objects, dying until they are freed. MemFree and
+# `check` before and after.
+use strict;
+use warnings;
+use FindBin;
+use lib "$FindBin::Bin/lib";
+use Test::More;
+use Time::HiRes qw(sleep time);
+use Tally;
+
+my $t = Tally->boot(smp => 2, mem => '512M', timeout => 900);
+is($t->prompt(60), '/', 'prompt') or BAIL_OUT('no prompt: ' . $t->transcript);
+my $scale = Tally::scale();
+
+sub file { my $v = $t->cmd("cat $_[0]", 60); return defined $v ? $v : '' }
+sub memfree_kb { return file('/proc/meminfo') =~ /^MemFree:\s+(\d+) kB$/m ? $1 : undef }
+sub dying { return file('/cgroup/cgroup.stat') =~ /^nr_dying_descendants (\d+)$/m ? $1 : -1 }
+sub stat_of {
+	my ($dir, $name) = @_;
+	return file("$dir/memory.stat") =~ /^\Q$name\E (\d+)$/m ? $1 : undef;
+}
+sub check_ok { like(scalar($t->cmd('check', 60)) // '', qr/^check: ok$/, "check: ok $_[0]") }
+sub run {
+	my ($line) = @_;
+	my $out = $t->cmd("run $line");
+	return defined $out && $out =~ /^pid (\d+)$/ ? $1 : undef;
+}
+sub until_true {
+	my ($secs, $f) = @_;
+	my $end = time + $secs * $scale;
+	my $v;
+	while (1) {
+		$v = $f->();
+		return $v if $v || time > $end || !$t->alive;
+		sleep 0.2;
+	}
+}
+# ps_row(pid) - [state, work] of a task, or undef.
+sub ps_row {
+	my ($pid) = @_;
+	for (split /\n/, $t->cmd('ps', 60) // '') {
+		my @f = split ' ';
+		return [$f[3], $f[5]] if @f == 6 && $f[0] eq $pid;
+	}
+	return undef;
+}
+
+# slabinfo() - { name => {active, num, objsize, perslab, pages, slabs} }
+# from /proc/slabinfo, or undef if a line is not in Linux's format.
+my $LINE_RE = qr/^(\S+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+) : tunables\s+\d+\s+\d+\s+\d+ : slabdata\s+(\d+)\s+(\d+)\s+\d+$/;
+sub slabinfo {
+	my @l = split /\n/, file('/proc/slabinfo');
+	return undef unless @l >= 2 && $l[0] eq 'slabinfo - version: 2.1'
+		&& $l[1] eq '# name            <active_objs> <num_objs> <objsize> <objperslab> <pagesperslab> : tunables <limit> <batchcount> <sharedfactor> : slabdata <active_slabs> <num_slabs> <sharedavail>';
+	my %c;
+	for (@l[2 .. $#l]) {
+		my @m = $_ =~ $LINE_RE or return undef;
+		$c{$m[0]} = { active => $m[1], num => $m[2], objsize => $m[3],
+			perslab => $m[4], pages => $m[5], active_slabs => $m[6], slabs => $m[7] };
+	}
+	return \%c;
+}
+
+my $free0 = memfree_kb();
+ok(defined $free0, 'MemFree readable');
+
+# --- /proc/slabinfo -------------------------------------------------------------
+{
+	my $si = slabinfo();
+	ok($si, '/proc/slabinfo: the 2.1 header and every line in Linux\'s format')
+		or diag(file('/proc/slabinfo'));
+	ok($si && $si->{task_struct} && $si->{tmpfs_inode} && $si->{'kmalloc-128'},
+		'task_struct, tmpfs_inode and the kmalloc caches are listed');
+	ok($si && !grep(/\(/, keys %$si), 'no child cache before any domain allocates');
+	like(scalar $t->cmd('echo 1 > /proc/slabinfo'), qr/^error: EINVAL: /, 'slabinfo cannot be written');
+}
+
+# --- /tmp from the shell --------------------------------------------------------
+{
+	ok(grep({ $_ eq 'tmp' } split /\n/, $t->cmd('ls /') // ''), 'ls / shows tmp');
+	is($t->cmd('ls /tmp'), '', '/tmp starts empty');
+	is($t->cmd('mkdir /tmp/a'), '', 'mkdir /tmp/a');
+	is($t->cmd('cd /tmp/a'), '', 'cd /tmp/a');
+	is($t->cmd('pwd'), '/tmp/a', 'pwd /tmp/a');
+	is($t->cmd('mkdir b'), '', 'mkdir b (relative)');
+	is($t->cmd('mkdir b/c'), '', 'mkdir b/c');
+	is($t->cmd('ls'), 'b', 'ls shows b');
+	like(scalar $t->cmd('mkdir b'), qr/^error: EEXIST: /, 'mkdir of an existing directory: EEXIST');
+	like(scalar $t->cmd('mkdir nosuch/d'), qr/^error: ENOENT: /, 'mkdir under a missing directory: ENOENT');
+	like(scalar $t->cmd('cat b'), qr/^error: EISDIR: /, 'cat of a directory: EISDIR');
+	like(scalar $t->cmd('echo 1 > /tmp/file'), qr/^error: ENOENT: /, 'no files in /tmp: echo > a new name is ENOENT');
+	like(scalar $t->cmd('rmdir /tmp/a'), qr/^error: EBUSY: /, 'rmdir of a non-empty directory: EBUSY');
+	like(scalar $t->cmd('rmdir /tmp'), qr/^error: EBUSY: /, 'rmdir /tmp: EBUSY');
+	like(scalar $t->cmd('rm -r /tmp'), qr/^error: EBUSY: /, 'rm -r /tmp: EBUSY');
+	like(scalar $t->cmd('rm /tmp/a'), qr/^error: EINVAL: /, 'rm without -r: EINVAL');
+	like(scalar $t->cmd('rm -r /cgroup'), qr/^error: (EPERM|EBUSY): /, 'rm -r /cgroup is refused');
+	like(scalar $t->cmd('rm -r /tmp/nosuch'), qr/^error: ENOENT: /, 'rm -r of a missing directory: ENOENT');
+	is($t->cmd('ls /tmp/a/b'), 'c', 'nothing changed: /tmp/a/b/c still there');
+	is($t->cmd('cd /'), '', 'cd /');
+	is($t->cmd('rmdir /tmp/a/b/c'), '', 'rmdir /tmp/a/b/c');
+	is($t->cmd('rm -r /tmp/a'), '', 'rm -r /tmp/a');
+	is($t->cmd('ls /tmp'), '', '/tmp empty again');
+	like(scalar $t->cmd('run /cgroup mkdirloop /cgroup'), qr/^error: EINVAL: /, 'mkdirloop outside /tmp: EINVAL');
+	my $si = slabinfo();
+	ok($si && !grep(/\(/, keys %$si), 'the shell (a system task) is charged nothing: still no child cache');
+}
+
+# --- a fork is charged for its stack and its struct task -------------------------
+{
+	my $n = 10;
+	$t->cmd('mkdir /cgroup/F');
+	$t->cmd('echo 64M > /cgroup/F/memory.kmem.limit_in_bytes');
+	my @pids = grep { defined } map { run('F spin') } 1 .. $n;
+	is(scalar @pids, $n, "$n spin tasks in /cgroup/F");
+	my $si = slabinfo();
+	my $c = $si && $si->{'task_struct(F)'};
+	ok($c, '/proc/slabinfo shows the child cache task_struct(F)');
+	$c //= { active => 0, perslab => 1, pages => 1, slabs => 0 };
+	is($c->{active}, $n, "task_struct(F) holds the $n task structs");
+	my $slabs = int(($n + $c->{perslab} - 1) / $c->{perslab});
+	is($c->{slabs}, $slabs, "in ceil($n / $c->{perslab}) = $slabs slabs: no other domain's objects, no spare slab");
+	# kmem = N stacks + the slabs of their task structs, to the byte
+	my $want = $n * 16384 + $slabs * $c->{pages} * 4096;
+	is(file('/cgroup/F/memory.kmem.usage_in_bytes'), $want,
+		"kmem usage = $n x 16384 + $slabs x $c->{pages} x 4096 = $want");
+	is(stat_of('/cgroup/F', 'kernel_stack'), $n * 16384, 'memory.stat kernel_stack: the stacks');
+	is(stat_of('/cgroup/F', 'slab'), $slabs * $c->{pages} * 4096, 'memory.stat slab: the task-struct slabs');
+	is((stat_of('/cgroup/F', 'kernel_stack') // 0) + (stat_of('/cgroup/F', 'slab') // 0),
+		stat_of('/cgroup/F', 'kmem'), 'kernel_stack + slab = kmem');
+	is(stat_of('/cgroup', 'total_slab') >= stat_of('/cgroup/F', 'slab') ? 1 : 0, 1,
+		'the root\'s total_slab includes F\'s');
+	check_ok('with the tasks');
+	is($t->cmd('echo 1 > /cgroup/F/cgroup.kill'), '', 'cgroup.kill');
+	ok(until_true(30, sub { file('/cgroup/F/memory.kmem.usage_in_bytes') eq '0' }),
+		'every stack and task struct freed: kmem usage 0');
+	$si = slabinfo();
+	is($si && $si->{'task_struct(F)'} && $si->{'task_struct(F)'}{slabs}, 0, 'task_struct(F) keeps no slab');
+	is($t->cmd('rmdir /cgroup/F'), '', 'rmdir F');
+	is(dying(), 0, 'F is freed at once (nr_dying_descendants 0)');
+	$si = slabinfo();
+	ok($si && !$si->{'task_struct(F)'}, 'its child cache went with it');
+}
+
+# --- mkdirloop under a 4M kmem limit ----------------------------------------------
+{
+	my $free = memfree_kb();
+	$t->cmd('mkdir /cgroup/D');
+	is($t->cmd('echo 4M > /cgroup/D/memory.kmem.limit_in_bytes'), '', 'kmem limit 4M on /cgroup/D');
+	my $pid = run('D mkdirloop');
+	ok($pid, 'run D mkdirloop');
+	my $row = until_true(120, sub { my $r = ps_row($pid); $r && $r->[0] eq 'Z' ? $r : undef });
+	ok($row, 'mkdirloop stops (exits) at the first ENOMEM');
+	my $made = $row ? $row->[1] : 0;
+	cmp_ok($made, '>', 1000, "it made $made directories");
+	my $limit = 4 * 1024 * 1024;
+	my $max = file('/cgroup/D/memory.kmem.max_usage_in_bytes');
+	cmp_ok($max, '<=', $limit, "kmem usage never above 4M (max_usage $max)");
+	# it stopped when one more slab page did not fit
+	cmp_ok($max, '>', $limit - 4096, 'it stopped within a page of the limit');
+	cmp_ok(file('/cgroup/D/memory.kmem.failcnt'), '>=', 1, 'kmem.failcnt counts the refusal');
+	is(file('/cgroup/D/memory.failcnt'), '0', 'the user counter never refused');
+	my $si = slabinfo();
+	ok($si && $si->{'tmpfs_inode(D)'} && $si->{'kmalloc-128(D)'},
+		'/proc/slabinfo shows the child caches tmpfs_inode(D) and kmalloc-128(D)');
+	is($si && $si->{'tmpfs_inode(D)'}{active}, $made, 'tmpfs_inode(D): one inode per directory made');
+	is($si && $si->{'kmalloc-128(D)'}{active}, $made, 'kmalloc-128(D): one directory entry per directory made');
+	is($si && $si->{tmpfs_inode}{active}, 1, 'the root cache holds only /tmp\'s own inode');
+	is($t->cmd('ls /tmp'), 'x', 'ls /tmp: x');
+	is($t->cmd('ls /tmp/x/x/x/x'), 'x', 'the chain goes on: ls /tmp/x/x/x/x');
+
+	# the rest of the machine is unaffected
+	my $e = do { $t->cmd('mkdir /cgroup/E'); $t->cmd('echo 4M > /cgroup/E/memory.kmem.limit_in_bytes'); run('E spin') };
+	ok($e, 'another domain still forks');
+	is($t->cmd('mkdir /tmp/other'), '', 'the shell still makes directories in /tmp');
+	is($t->cmd('rmdir /tmp/other'), '', 'and removes them');
+	my $mid = memfree_kb();
+	cmp_ok($free - $mid, '<=', 4096 + 512, 'MemFree fell by about the 4M limit, no more ('
+		. ($free - $mid) . ' kB)');
+	check_ok('at the limit');
+	$t->cmd("kill $e");
+	$t->cmd("wait $e", 30);
+
+	# removing the domain: it stays dying while its directories exist
+	is($t->cmd("wait $pid", 30), '', 'reap mkdirloop');
+	is($t->cmd('rmdir /cgroup/D'), '', 'rmdir D while its directories hold kernel memory');
+	is(dying(), 1, 'D is dying (nr_dying_descendants 1)');
+	$si = slabinfo();
+	ok($si && $si->{'tmpfs_inode(D)'}, 'its child caches still hold the directories');
+	is($t->cmd('rm -r /tmp/x', 120), '', 'rm -r /tmp/x');
+	is($t->cmd('ls /tmp'), '', '/tmp is empty');
+	ok(until_true(10, sub { dying() == 0 }), 'every page given back: D is freed (nr_dying_descendants 0)');
+	$si = slabinfo();
+	ok($si && !grep(/\(D\)$/, keys %$si), 'D\'s child caches are gone');
+	my $after = memfree_kb();
+	ok(defined $after && abs($free - $after) <= 256, 'MemFree back to within 256 KiB')
+		or diag("MemFree before $free kB, after $after kB");
+	is($t->cmd('rmdir /cgroup/E'), '', 'rmdir E');
+	check_ok('after rm -r');
+}
+
+# --- a domain dies while a child cache still holds an object ----------------------
+{
+	$t->cmd('mkdir /cgroup/Z');
+	$t->cmd('echo 8M > /cgroup/Z/memory.kmem.limit_in_bytes');
+	my $pid = run('Z spin');
+	ok($pid, 'a spin task in /cgroup/Z');
+	is($t->cmd("kill $pid"), '', 'kill it: a zombie until waited for');
+	ok(until_true(10, sub { my $r = ps_row($pid); $r && $r->[0] eq 'Z' }), 'it is a zombie');
+	ok(until_true(10, sub { (stat_of('/cgroup/Z', 'kernel_stack') // 1) == 0 }), 'its stack is freed');
+	my $si = slabinfo();
+	is($si && $si->{'task_struct(Z)'} && $si->{'task_struct(Z)'}{active}, 1,
+		'its struct task is still in task_struct(Z)');
+	is($t->cmd('rmdir /cgroup/Z'), '', 'rmdir Z');
+	ok(!grep({ $_ eq 'Z' } split /\n/, $t->cmd('ls /cgroup') // ''), 'Z is gone from the tree');
+	is(dying(), 1, 'Z is dying: nr_dying_descendants 1');
+	$t->cmd('sleep 500');
+	is(dying(), 1, 'and stays dying while the object lives');
+	is($t->cmd("wait $pid", 30), '', 'wait: the struct task is freed');
+	ok(until_true(10, sub { dying() == 0 }), 'Z disappears: nr_dying_descendants 0');
+	$si = slabinfo();
+	ok($si && !$si->{'task_struct(Z)'}, 'task_struct(Z) is gone');
+	check_ok('after the dying domain');
+}
+
+my $free1 = memfree_kb();
+ok(defined $free1 && abs($free0 - $free1) <= 256, 'MemFree at the end within 256 KiB of the start')
+	or diag("MemFree at the start $free0 kB, at the end $free1 kB");
+is($t->poweroff(60), 1, 'poweroff');
+$t->diag_transcript unless Test::More->builder->is_passing;
+done_testing();

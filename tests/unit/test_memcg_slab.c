@@ -1,0 +1,417 @@
+/*
+ * tests/unit/test_memcg_slab.c - accounted slab caches (mm/memcg_slab.c,
+ * mm/slab.c): each domain gets its own child cache on its first
+ * allocation, whose slab pages are charged to it and hold only its
+ * objects; kmalloc(GFP_ACCOUNT) the same; what is not accounted stays in
+ * the root cache; a limit refuses objects; a domain removed while its
+ * child caches hold objects stays dying until they are freed, and its
+ * child caches go with it; /tmp's directories (kernel/tmpfs.c), made in a
+ * loop until ENOMEM, are charged and given back. The code under test is
+ * the kernel's own.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "kernel/tmpfs.h"
+#include "mm/memcg_slab.h"
+#include "mm/slab.h"
+#include "mm/slabinfo.h"
+#include "tests/unit/memcg_test.h"
+
+#define OBJ_SIZE 200
+
+static struct mem_cgroup *A, *B;
+static struct task *ta, *tb;
+static struct kmem_cache *acct;   /* SLAB_ACCOUNT, 200-byte objects */
+static struct kmem_cache *plain;  /* not accounted */
+
+/* Two accounted domains (kmem limit 1M), each with a task; current: ta. */
+static int setup(void **state)
+{
+	A = test_mkdir("/cgroup/A");
+	B = test_mkdir("/cgroup/B");
+	test_write("/cgroup/A/memory.kmem.limit_in_bytes", "1M", 0);
+	test_write("/cgroup/B/memory.kmem.limit_in_bytes", "1M", 0);
+	ta = test_task(A);
+	tb = test_task(B);
+	acct = kmem_cache_create("acct", OBJ_SIZE, 0, SLAB_ACCOUNT);
+	plain = kmem_cache_create("plain", OBJ_SIZE, 0, 0);
+	assert_non_null(acct);
+	assert_non_null(plain);
+	host_set_current(ta);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	host_set_current(NULL);
+	drain_all_stock(NULL);
+	assert_check_ok();
+	if (ta)
+		test_task_exit(ta);
+	if (tb)
+		test_task_exit(tb);
+	test_rmdir("/cgroup/A", 0);
+	test_rmdir("/cgroup/B", 0);
+	kmem_cache_destroy(acct);
+	kmem_cache_destroy(plain);
+	return memcg_test_teardown(state);
+}
+
+/* child_of - memcg's child cache of root, or NULL. */
+static struct kmem_cache *child_of(struct mem_cgroup *memcg,
+				   struct kmem_cache *root)
+{
+	return memcg->slab_caches[root->memcg_params.id];
+}
+
+/* cache_listed - is a cache called name on slab_caches? */
+static bool cache_listed(const char *name)
+{
+	struct kmem_cache *c;
+	bool found = false;
+
+	spin_lock(&slab_caches_lock);
+	list_for_each_entry(c, &slab_caches, list)
+		if (strcmp(c->name, name) == 0)
+			found = true;
+	spin_unlock(&slab_caches_lock);
+	return found;
+}
+
+/* slabinfo_line - the /proc/slabinfo line of cache name, copied to line;
+ * false if there is none. */
+static bool slabinfo_line(const char *name, char *line, size_t size)
+{
+	static char text[CTL_READ_MAX];
+	size_t len = strlen(name);
+
+	slabinfo_show(text, sizeof(text));
+	for (char *p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+		if (strncmp(p, name, len) == 0 && p[len] == ' ') {
+			size_t n = strcspn(p, "\n");
+
+			snprintf(line, size, "%.*s", (int)n, p);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The first allocation of a domain makes its child cache; its slab is
+ * charged to the domain; another domain's objects never share it. */
+static void test_child_cache_per_domain(void **state)
+{
+	void *a1, *a2, *b1;
+	struct kmem_cache *ca, *cb;
+
+	assert_null(child_of(A, acct));
+	a1 = kmem_cache_alloc(acct, GFP_KERNEL);
+	assert_non_null(a1);
+	ca = child_of(A, acct);
+	assert_non_null(ca);
+	assert_string_equal(ca->name, "acct(A)");
+	assert_ptr_equal(ca->memcg_params.memcg, A);
+	assert_ptr_equal(ca->memcg_params.root_cache, acct);
+	assert_int_equal(ca->size, acct->size);
+	assert_int_equal(ca->num, acct->num);
+	assert_int_equal(ca->active_objs, 1);
+	assert_int_equal(acct->active_objs, 0);  /* nothing in the root */
+
+	/* The slab's page belongs to A: kmem usage is the slab, exactly. */
+	assert_true(virt_to_page(a1)->flags & PG_kmemcg);
+	assert_ptr_equal(virt_to_page(a1)->memcg, A);
+	assert_int_equal(usage(&A->kmem), PAGE_SIZE << ca->order);
+
+	/* A second object of A shares the slab: no new charge. */
+	a2 = kmem_cache_alloc(acct, GFP_KERNEL);
+	assert_ptr_equal(virt_to_page(a2), virt_to_page(a1));
+	assert_int_equal(usage(&A->kmem), PAGE_SIZE << ca->order);
+
+	/* B's object goes to B's child cache and a page charged to B. */
+	host_set_current(tb);
+	b1 = kmem_cache_alloc(acct, GFP_KERNEL);
+	cb = child_of(B, acct);
+	assert_non_null(cb);
+	assert_ptr_not_equal(cb, ca);
+	assert_string_equal(cb->name, "acct(B)");
+	assert_ptr_not_equal(virt_to_page(b1), virt_to_page(a1));
+	assert_ptr_equal(virt_to_page(b1)->memcg, B);
+	assert_int_equal(usage(&B->kmem), PAGE_SIZE << cb->order);
+	assert_check_ok();
+
+	/* Freed through the root cache (as callers do) or by kfree. */
+	kmem_cache_free(acct, a1);
+	kfree(a2);
+	kmem_cache_free(acct, b1);
+	/* A child cache keeps no empty slab: the domains pay for nothing. */
+	assert_int_equal(usage(&A->kmem), 0);
+	assert_int_equal(usage(&B->kmem), 0);
+	assert_int_equal(ca->num_slabs, 0);
+	assert_ptr_equal(child_of(A, acct), ca);  /* the cache stays */
+	assert_check_ok();
+}
+
+/* Not accounted, so from the root cache and charged to nobody: the root,
+ * system tasks, interrupt context, __GFP_NOFAIL, a domain without a kmem
+ * limit, and a cache without SLAB_ACCOUNT. */
+static void test_not_accounted(void **state)
+{
+	struct task *sys = test_task(NULL), *rootling = test_task(NULL);
+	struct mem_cgroup *C = test_mkdir("/cgroup/C");
+	struct task *tc = test_task(C);
+	void *obj[6];
+
+	sys->flags |= TASK_SYSTEM;
+	host_set_current(rootling);
+	obj[0] = kmem_cache_alloc(acct, GFP_KERNEL);
+	host_set_current(sys);
+	obj[1] = kmem_cache_alloc(acct, GFP_KERNEL);
+	host_set_current(ta);
+	host_in_interrupt = true;
+	obj[2] = kmem_cache_alloc(acct, GFP_ATOMIC);
+	host_in_interrupt = false;
+	obj[3] = kmem_cache_alloc(acct, GFP_KERNEL | __GFP_NOFAIL);
+	obj[4] = kmem_cache_alloc(plain, GFP_ACCOUNT);
+	host_set_current(tc);  /* C has no kmem limit */
+	obj[5] = kmem_cache_alloc(acct, GFP_KERNEL);
+
+	for (int i = 0; i < 6; i++) {
+		assert_non_null(obj[i]);
+		assert_false(virt_to_page(obj[i])->flags & PG_kmemcg);
+	}
+	assert_int_equal(acct->active_objs, 5);
+	assert_int_equal(plain->active_objs, 1);
+	assert_null(child_of(A, acct));
+	assert_null(child_of(C, acct));
+	assert_int_equal(usage(&A->kmem), 0);
+	assert_check_ok();
+
+	for (int i = 0; i < 6; i++)
+		kfree(obj[i]);
+	host_set_current(ta);
+	test_task_exit(sys);
+	test_task_exit(rootling);
+	test_task_exit(tc);
+	test_rmdir("/cgroup/C", 0);
+}
+
+/* kmalloc(GFP_ACCOUNT) goes to the domain's copy of the kmalloc cache;
+ * kmalloc(GFP_KERNEL) does not. */
+static void test_kmalloc_account(void **state)
+{
+	void *p = kmalloc(100, GFP_ACCOUNT), *q = kmalloc(100, GFP_KERNEL);
+	struct kmem_cache *child = NULL;
+
+	for (int id = 0; id < MEMCG_CACHES_MAX; id++)
+		if (A->slab_caches[id])
+			child = A->slab_caches[id];
+	assert_non_null(child);
+	assert_string_equal(child->name, "kmalloc-128(A)");
+	assert_ptr_equal(virt_to_page(p)->memcg, A);
+	assert_false(virt_to_page(q)->flags & PG_kmemcg);
+	assert_true(ksize(p) >= 100);
+	assert_int_equal(usage(&A->kmem), PAGE_SIZE << child->order);
+	kfree(p);
+	kfree(q);
+	assert_int_equal(usage(&A->kmem), 0);
+}
+
+/* A kmem limit refuses objects once their slabs no longer fit: usage
+ * stays within the limit, failcnt counts, and every object allocated is
+ * in a page charged to the domain. */
+static void test_limit_refuses_objects(void **state)
+{
+	void *objs[256];
+	int n = 0;
+	struct kmem_cache *ca;
+
+	test_write("/cgroup/A/memory.kmem.limit_in_bytes", "16K", 0);
+	while (n < 256 && (objs[n] = kmem_cache_alloc(acct, GFP_KERNEL |
+						       __GFP_NOWARN)))
+		n++;
+	ca = child_of(A, acct);
+	assert_non_null(ca);
+	/* 16K is four slabs of one page: exactly 4 * num objects fit. */
+	assert_int_equal(ca->order, 0);
+	assert_int_equal(n, 4 * ca->num);
+	assert_int_equal(usage(&A->kmem), 16384);
+	assert_int_equal(test_read_u64("/cgroup/A/memory.kmem.failcnt"), 1);
+	assert_check_ok();
+	for (int i = 0; i < n; i++)
+		kmem_cache_free(acct, objs[i]);
+	assert_int_equal(usage(&A->kmem), 0);
+}
+
+/* After a move, the task's new objects go to the new domain's child
+ * cache; the old ones stay charged to the old domain. */
+static void test_move_between_domains(void **state)
+{
+	void *a = kmem_cache_alloc(acct, GFP_KERNEL), *b;
+
+	assert_int_equal(mem_cgroup_move_task(ta, B), 0);
+	b = kmem_cache_alloc(acct, GFP_KERNEL);
+	assert_ptr_equal(virt_to_page(a)->memcg, A);
+	assert_ptr_equal(virt_to_page(b)->memcg, B);
+	assert_int_equal(child_of(B, acct)->active_objs, 1);
+	assert_int_equal(child_of(A, acct)->active_objs, 1);
+	kmem_cache_free(acct, a);
+	kmem_cache_free(acct, b);
+	assert_int_equal(mem_cgroup_move_task(ta, A), 0);
+	assert_int_equal(usage(&A->kmem) + usage(&B->kmem), 0);
+}
+
+/* /proc/slabinfo: Linux's 2.1 header, and a line per cache with the
+ * child caches as root(domain). */
+static void test_slabinfo(void **state)
+{
+	static char text[CTL_READ_MAX];
+	char line[256], name[64];
+	unsigned long active, num, slabs_active, slabs;
+	unsigned int objsize, perslab, pages, lim, batch, shared;
+	int ret;
+	void *a = kmem_cache_alloc(acct, GFP_KERNEL);
+
+	assert_true(slabinfo_show(text, sizeof(text)) > 0);
+	assert_true(strncmp(text, "slabinfo - version: 2.1\n# name            "
+			    "<active_objs> <num_objs> <objsize> <objperslab> "
+			    "<pagesperslab> : tunables <limit> <batchcount> "
+			    "<sharedfactor> : slabdata <active_slabs> "
+			    "<num_slabs> <sharedavail>\n", 200) == 0);
+	assert_true(slabinfo_line("acct(A)", line, sizeof(line)));
+	assert_int_equal(sscanf(line, "%63s %lu %lu %u %u %u : tunables %u %u "
+				"%u : slabdata %lu %lu", name, &active, &num,
+				&objsize, &perslab, &pages, &lim, &batch,
+				&shared, &slabs_active, &slabs), 11);
+	assert_int_equal(active, 1);
+	assert_int_equal(num, child_of(A, acct)->num);
+	assert_int_equal(objsize, acct->size);
+	assert_int_equal(pages, 1u << acct->order);
+	assert_int_equal(slabs, 1);
+	assert_true(slabinfo_line("acct", line, sizeof(line)));
+	assert_false(slabinfo_line("acct(B)", line, sizeof(line)));
+
+	/* Only whole lines when the buffer is short. */
+	ret = slabinfo_show(text, 300);
+	assert_int_equal(ret, (int)strlen(text));
+	assert_true(ret > 0 && ret < 300);
+	assert_int_equal(text[ret - 1], '\n');
+	kmem_cache_free(acct, a);
+}
+
+/* A domain removed while its child cache holds an object (a zombie's
+ * struct task) stays dying until the object is freed; then it is freed,
+ * and its child cache with it. */
+static void test_dying_domain_waits_for_objects(void **state)
+{
+	void *obj = kmem_cache_alloc(acct, GFP_KERNEL);
+
+	assert_non_null(obj);
+	assert_true(cache_listed("acct(A)"));
+	test_task_exit(ta);
+	ta = NULL;
+	test_rmdir("/cgroup/A", 0);
+	assert_int_equal(mem_cgroup_nr_dying(), 1);
+	assert_true(cache_listed("acct(A)"));
+	assert_check_ok();
+
+	kmem_cache_free(acct, obj);  /* the last object: the last page */
+	assert_int_equal(mem_cgroup_nr_dying(), 0);
+	assert_false(cache_listed("acct(A)"));
+	assert_check_ok();
+	A = test_mkdir("/cgroup/A");  /* for the teardown */
+}
+
+/* Destroying a root cache destroys its domains' empty copies too. */
+static void test_destroy_root_cache(void **state)
+{
+	struct kmem_cache *tmp = kmem_cache_create("tmp", 64, 0, SLAB_ACCOUNT);
+	void *p = kmem_cache_alloc(tmp, GFP_KERNEL);
+	int id = tmp->memcg_params.id;
+
+	assert_true(id >= 0);
+	assert_true(cache_listed("tmp(A)"));
+	assert_non_null(A->slab_caches[id]);
+	kmem_cache_free(tmp, p);
+	kmem_cache_destroy(tmp);
+	assert_false(cache_listed("tmp(A)"));
+	assert_false(cache_listed("tmp"));
+	assert_null(A->slab_caches[id]);
+}
+
+/* The cover letter's loop, `while true; do mkdir x; cd x; done`, under a
+ * 64K kmem limit: it stops with ENOMEM at the limit; rm -r gives every
+ * page back. */
+static void test_tmpfs_mkdir_loop(void **state)
+{
+	struct tmpfs_inode *cwd;
+	char why[CTL_WHY_MAX];
+	int made = 0, ret;
+
+	test_write("/cgroup/A/memory.kmem.limit_in_bytes", "64K", 0);
+	assert_int_equal(tmpfs_open_dir("/tmp", &cwd), 0);
+	for (;;) {
+		ret = tmpfs_mkdir_at(cwd, "x");
+		if (ret == 0)
+			made++;
+		if (ret != 0 && ret != -EEXIST)
+			break;
+		assert_int_equal(tmpfs_chdir_at(&cwd, "x"), 0);
+	}
+	assert_int_equal(ret, -ENOMEM);
+	assert_true(made > 16);
+	assert_true(usage(&A->kmem) <= 65536);
+	assert_true(usage(&A->kmem) > 65536 - 2 * 4096);
+	assert_true(test_read_u64("/cgroup/A/memory.kmem.failcnt") >= 1);
+	assert_check_ok();
+
+	/* The loop again goes down the chain it made (mkdir x: EEXIST). */
+	tmpfs_put(cwd);
+	assert_int_equal(tmpfs_open_dir("/tmp", &cwd), 0);
+	assert_int_equal(tmpfs_mkdir_at(cwd, "x"), -EEXIST);
+	assert_int_equal(tmpfs_chdir_at(&cwd, "x"), 0);
+
+	/* rmdir of a non-empty directory is refused; rm -r removes it all,
+	 * and the working directory, removed, takes nothing new. */
+	host_set_current(NULL);
+	assert_int_equal(ctl_rmdir("/tmp/x", why), -EBUSY);
+	assert_int_equal(ctl_rmdir("/tmp", why), -EBUSY);
+	assert_int_equal(ctl_rmtree("/tmp", why), -EBUSY);
+	assert_int_equal(ctl_rmtree("/tmp/x", why), 0);
+	assert_int_equal(tmpfs_mkdir_at(cwd, "y"), -ENOENT);
+	tmpfs_put(cwd);
+	assert_int_equal(usage(&A->kmem), 0);
+	assert_int_equal(ctl_list("/tmp", why, sizeof(why), NULL), 0);
+	assert_check_ok();
+}
+
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+
+static int group_setup(void **state)
+{
+	if (memcg_test_setup(state))
+		return -1;
+	return tmpfs_init();
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		T(test_child_cache_per_domain),
+		T(test_not_accounted),
+		T(test_kmalloc_account),
+		T(test_limit_refuses_objects),
+		T(test_move_between_domains),
+		T(test_slabinfo),
+		T(test_dying_domain_waits_for_objects),
+		T(test_destroy_root_cache),
+		T(test_tmpfs_mkdir_loop),
+	};
+
+	return cmocka_run_group_tests(tests, group_setup, NULL);
+}
