@@ -9,6 +9,7 @@
  *   hog SIZE        SIZE of rss user memory, then sleeps (WORK: pages)
  *   cache SIZE      SIZE of cache (reclaimable) pages, then sleeps
  *   kmemhog SIZE    SIZE of accounted kernel pages, then sleeps
+ *   stress SECONDS  random domain and task operations (kernel/stress.c)
  *
  * What they hold is freed when they exit (killed).
  */
@@ -17,6 +18,7 @@
 
 #include "kernel/memparse.h"
 #include "kernel/program.h"
+#include "kernel/stress.h"
 #include "mm/page.h"
 
 /* One unit of work: a fixed amount of arithmetic (some tens of
@@ -125,6 +127,7 @@ static const struct program programs[] = {
 	{"hog", hog_main, "hog SIZE", size_check},
 	{"cache", cache_main, "cache SIZE", size_check},
 	{"kmemhog", kmemhog_main, "kmemhog SIZE", size_check},
+	{"stress", stress_main, "stress SECONDS", stress_check},
 };
 
 const struct program *program_find(const char *name)
