@@ -8,7 +8,8 @@
 #   make bench      benchmarks (section 9 of the spec)
 #   make deps       install the Debian packages the other targets need
 #
-# Variables: CPUS (QEMU -smp, default 2), MEM (default 512M),
+# Variables: CPUS (QEMU -smp, default 2), MEM (default 512M), DEBUG=1 for
+# the lock-debugging build build/tally-debug.elf (kernel/lock_debug.c),
 # ACCEL=tcg or ACCEL=kvm to choose the accelerator (default auto), KMEM=0 to compile kmem accounting
 # out (the analogue of CONFIG_MEMCG_KMEM=n).
 
@@ -17,6 +18,7 @@ CPUS ?= 2
 MEM ?= 512M
 ACCEL ?= auto
 KMEM ?= 1
+DEBUG ?= 0
 
 BUILD := build
 CC := gcc
@@ -27,6 +29,9 @@ FUZZ_CC ?= clang
 ifeq ($(KMEM),0)
 OBJ := $(BUILD)/obj-nokmem
 ELF := $(BUILD)/tally-nokmem.elf
+else ifeq ($(DEBUG),1)
+OBJ := $(BUILD)/obj-debug
+ELF := $(BUILD)/tally-debug.elf
 else
 OBJ := $(BUILD)/obj
 ELF := $(BUILD)/tally.elf
@@ -54,6 +59,9 @@ KERNEL_CFLAGS += -DCONFIG_MEMCG_KMEM
 JUMP_SITES_EXPECT := --sites memcg_kmem_enabled_key
 else
 JUMP_SITES_EXPECT := --no-sites memcg_kmem_enabled_key
+endif
+ifeq ($(DEBUG),1)
+KERNEL_CFLAGS += -DCONFIG_DEBUG_LOCKS
 endif
 KERNEL_ASFLAGS := -I. -DTALLY_KERNEL -D__ASSEMBLY__
 
@@ -87,8 +95,12 @@ QEMU := qemu-system-x86_64 $(QEMU_ACCEL) -smp $(CPUS) -m $(MEM) \
 OVMF_CODE := /usr/share/OVMF/OVMF_CODE.fd
 export QEMU_ACCEL
 
-.PHONY: all iso run run-iso shell test unit fuzz bench deps clean gdb lint
+.PHONY: all iso run run-iso shell test unit fuzz bench deps clean gdb lint debug
 all: $(ELF)
+
+# The lock-debugging kernel (tests/qemu/debuglocks.t boots it).
+debug:
+	$(MAKE) DEBUG=1 KMEM=$(KMEM)
 
 # The tools each target needs; a missing one runs `make deps` first.
 need = @for t in $(1); do command -v $$t >/dev/null 2>&1 || { \
@@ -194,7 +206,7 @@ fuzz: $(FUZZ_TARGETS)
 		mkdir -p $(BUILD)/fuzz/corpus-$$(basename $$f); \
 		$$f -max_total_time=60 $(BUILD)/fuzz/corpus-$$(basename $$f) || exit 1; done
 
-test: $(ELF) $(BUILD)/tally.iso $(UNIT_TESTS) $(FUZZ_TARGETS)
+test: $(ELF) $(BUILD)/tally.iso $(UNIT_TESTS) $(FUZZ_TARGETS) debug
 	$(call need,qemu-system-x86_64 prove)
 	@BUILD=$(BUILD) ELF=$(ELF) FUZZ_SECONDS=$(FUZZ_SECONDS) \
 		UNIT_TESTS="$(UNIT_TESTS)" FUZZ_TARGETS="$(FUZZ_TARGETS)" \
@@ -207,5 +219,5 @@ lint:
 	cppcheck --quiet --std=c11 -I. -DTALLY_KERNEL $(KERNEL_C)
 
 clean:
-	rm -rf $(OBJ) $(OBJ)-nokmem $(BUILD)/host $(BUILD)/fuzz $(BUILD)/*.elf $(BUILD)/*.iso $(BUILD)/isodir \
+	rm -rf $(OBJ) $(OBJ)-nokmem $(BUILD)/obj-debug $(BUILD)/host $(BUILD)/fuzz $(BUILD)/*.elf $(BUILD)/*.iso $(BUILD)/isodir \
 		$(BUILD)/fb_font.c

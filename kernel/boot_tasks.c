@@ -18,7 +18,9 @@
 #include "kernel/static_key_proc.h"
 #include "kernel/tmpfs.h"
 #include "mm/debug_free.h"
+#include "mm/fail_page.h"
 #include "mm/meminfo.h"
+#include "mm/watermark.h"
 
 /* The shell task: the boot script, then the prompt, for ever. */
 static void shell_main(struct task *self, const char *arg)
@@ -46,8 +48,11 @@ _Noreturn void start_kernel_services(void)
 		panic("tmpfs: cannot create /tmp");
 	static_key_proc_init();
 	debug_free_proc_init();
+	watermark_init();
 	sched_start();
 	if (task_spawn_system(&shell_program, "") < 0)
 		panic("shell: cannot create the shell task");
+	/* Last: the allocations above have no way to fail. */
+	fail_page_init();
 	cpu_idle_loop();
 }

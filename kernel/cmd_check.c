@@ -24,9 +24,12 @@
 
 static int cmd_check(int argc, char **argv)
 {
-	char *text = kmalloc(CHECK_TEXT_MAX, GFP_KERNEL);
+	char *text;
 	int failures = 0;
 
+	if (argc > 1)
+		return shell_error(EINVAL, "usage: check");
+	text = kmalloc(CHECK_TEXT_MAX, GFP_KERNEL);
 	if (!text)
 		return shell_error(ENOMEM, "no memory for the report");
 	for (int attempt = 0; attempt < CHECK_ATTEMPTS; attempt++) {

@@ -63,7 +63,7 @@ static int cmd_run(int argc, char **argv)
 	prog = program_find(argv[2]);
 	if (!prog)
 		return shell_error(ENOENT, "no program '%s' (spin, worker, "
-				   "forkbomb, hog, cache, kmemhog, mkdirloop)", argv[2]);
+				   "forkbomb, hog, cache, kmemhog, mkdirloop, stress)", argv[2]);
 	ret = join_args(argc, argv, 3, arg, sizeof(arg));
 	if (ret < 0)
 		return ret;

@@ -12,6 +12,7 @@
  *   mkdirloop [DIR] `while true; do mkdir x; cd x; done` in /tmp (or DIR,
  *                   a directory of /tmp); exits at the first ENOMEM
  *                   (WORK: directories made)
+ *   stress SECONDS  random domain and task operations (kernel/stress.c)
  *
  * What they hold is freed when they exit (killed).
  */
@@ -21,6 +22,7 @@
 #include "kernel/memparse.h"
 #include "kernel/program.h"
 #include "kernel/tmpfs.h"
+#include "kernel/stress.h"
 #include "mm/page.h"
 
 /* One unit of work: a fixed amount of arithmetic (some tens of
@@ -186,6 +188,7 @@ static const struct program programs[] = {
 	{"cache", cache_main, "cache SIZE", size_check},
 	{"kmemhog", kmemhog_main, "kmemhog SIZE", size_check},
 	{"mkdirloop", mkdirloop_main, "mkdirloop [DIR]", mkdirloop_check},
+	{"stress", stress_main, "stress SECONDS", stress_check},
 };
 
 const struct program *program_find(const char *name)

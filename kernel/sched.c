@@ -225,6 +225,9 @@ void schedule(void)
 {
 	struct task *task = current;
 
+#ifdef CONFIG_DEBUG_LOCKS
+	lock_debug_might_sleep("schedule");  /* names the lock held */
+#endif
 	if (unlikely(preempt_count() != 0 || in_interrupt()))
 		panic("schedule: task %d (%s) sleeps while atomic "
 		      "(preempt_count %d%s)", task ? task->pid : -1,

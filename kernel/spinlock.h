@@ -6,6 +6,11 @@
  * switched out, or another task on this CPU could spin on it forever); the
  * _irqsave forms also disable interrupts, for locks that an interrupt
  * handler takes too.
+ *
+ * In the debug build (make DEBUG=1, CONFIG_DEBUG_LOCKS) every lock also
+ * has a name, and spin_lock/spin_unlock report to kernel/lock_debug.c,
+ * which panics on a lock-order inversion, a recursive lock or an unlock
+ * of a lock not held. The normal build's locks are unchanged.
  */
 #ifndef KERNEL_SPINLOCK_H
 #define KERNEL_SPINLOCK_H
@@ -15,14 +20,33 @@
 typedef struct spinlock {
 	uint16_t next;   /* ticket the next arrival takes */
 	uint16_t owner;  /* ticket being served */
+#ifdef CONFIG_DEBUG_LOCKS
+	const char *name;  /* its class: where it was initialised */
+#endif
 } spinlock_t;
 
+#ifdef CONFIG_DEBUG_LOCKS
+#include "kernel/lock_debug.h"
+#define __LOCK_STR(x) #x
+#define __LOCK_LINE(x) __LOCK_STR(x)
+#define SPINLOCK_INIT {0, 0, __FILE__ ":" __LOCK_LINE(__LINE__)}
+#define spin_lock_init(lock) __spin_lock_init((lock), #lock)
+#define spin_debug_acquire(lock) lock_debug_acquire(lock)
+#define spin_debug_release(lock) lock_debug_release(lock)
+#else
 #define SPINLOCK_INIT {0, 0}
+#define spin_lock_init(lock) __spin_lock_init((lock), NULL)
+#define spin_debug_acquire(lock) ((void)0)
+#define spin_debug_release(lock) ((void)0)
+#endif
 
-static inline void spin_lock_init(spinlock_t *lock)
+static inline void __spin_lock_init(spinlock_t *lock, const char *name)
 {
 	lock->next = 0;
 	lock->owner = 0;
+#ifdef CONFIG_DEBUG_LOCKS
+	lock->name = name;
+#endif
 }
 
 static inline void arch_spin_lock(spinlock_t *lock)
@@ -60,12 +84,14 @@ static inline bool spin_is_locked(spinlock_t *lock)
 static inline void spin_lock(spinlock_t *lock)
 {
 	preempt_disable();
+	spin_debug_acquire(lock);
 	arch_spin_lock(lock);
 }
 
 static inline void spin_unlock(spinlock_t *lock)
 {
 	arch_spin_unlock(lock);
+	spin_debug_release(lock);
 	preempt_enable();
 }
 
@@ -73,6 +99,7 @@ static inline unsigned long spin_lock_irqsave(spinlock_t *lock)
 {
 	unsigned long flags = local_irq_save();
 	preempt_disable();
+	spin_debug_acquire(lock);
 	arch_spin_lock(lock);
 	return flags;
 }
@@ -80,6 +107,7 @@ static inline unsigned long spin_lock_irqsave(spinlock_t *lock)
 static inline void spin_unlock_irqrestore(spinlock_t *lock, unsigned long flags)
 {
 	arch_spin_unlock(lock);
+	spin_debug_release(lock);
 	preempt_enable();
 	local_irq_restore(flags);
 }

@@ -60,6 +60,7 @@ static unsigned long static_key_lock_take(void)
 	preempt_disable();
 	while (!arch_spin_trylock(&static_key_lock))
 		static_key_wait();
+	spin_debug_acquire(&static_key_lock);  /* as spin_lock does */
 	return flags;
 }
 

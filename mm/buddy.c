@@ -28,8 +28,10 @@
 #include <string.h>
 
 #include "mm/debug_free.h"
+#include "mm/fail_page.h"
 #include "mm/kmem_hooks.h"
 #include "mm/pcp.h"
+#include "mm/watermark.h"
 
 struct zone node_zones[MAX_NUMNODES];
 unsigned long totalram_pages;
@@ -349,10 +351,16 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 	if (!memcg_kmem_new_page(gfp, &handle, order))
 		return NULL;
 
-	/* 2. Take the pages. */
-	page = rmqueue(order);
-	if (unlikely(!page))
-		page = alloc_pages_slowpath(gfp, order);
+	/* 2. Take the pages - none if fault injection fails this allocation
+	 * (mm/fail_page.c) or only the system tasks' reserve is left
+	 * (mm/watermark.c). */
+	page = NULL;
+	if (likely(!should_fail_alloc_page(gfp, order) &&
+		   zone_watermark_ok(gfp, order))) {
+		page = rmqueue(order);
+		if (unlikely(!page))
+			page = alloc_pages_slowpath(gfp, order);
+	}
 	if (likely(page))
 		prep_new_page(page, order, gfp);
 

@@ -103,6 +103,7 @@ void smp_call_function_all(void (*fn)(void *), void *arg)
 		cpu_relax();
 	}
 	preempt_disable();
+	spin_debug_acquire(&call_lock);  /* as spin_lock does */
 	call_fn = fn;
 	call_arg = arg;
 	int others = 0;

@@ -19,6 +19,7 @@
 #include "kernel/ctlfs.h"
 #include "kernel/task.h"
 #include "mm/buddy.h"
+#include "mm/fail_page.h"
 #include "mm/kmem_hooks.h"
 #include "mm/memcg_check.h"
 #include "mm/memcg_stat.h"
@@ -253,8 +254,22 @@ static void op_kmem_alloc(void)
 	for (i = 0; i < NR_ALLOCS && allocs[i].page; i++)
 		;
 	if (i < NR_ALLOCS) {
+		/* Sometimes by fault injection (mm/fail_page.c) the page is
+		 * refused after the charge: the charge must be given back
+		 * (die_check after the operation), and a __GFP_NOFAIL
+		 * allocation is never refused. */
+		bool inject = next(4) == 0;
+
+		if (inject)
+			fail_page_set(1);
 		allocs[i].page = alloc_pages(gfp, order);
 		allocs[i].order = order;
+		if (inject) {
+			fail_page_set(0);
+			expect(!allocs[i].page == !(gfp & __GFP_NOFAIL),
+			       "fault injection: NULL for NOFAIL, or a page "
+			       "for another");
+		}
 	}
 	host_in_interrupt = false;
 }

@@ -1,0 +1,484 @@
+/*
+ * kernel/stress.c - `stress SECONDS` (SPEC 10): every CPU changes the
+ * domain tree and its tasks at random for SECONDS, as fast as it can,
+ * through the same calls a user's commands make; then everything it made
+ * is undone, and `check` must find every invariant of SPEC 5.3 intact.
+ *
+ *   run DOMAIN stress SECONDS    a task in DOMAIN starts one stress worker
+ *                                per CPU there, waits for them, cleans up
+ *                                and prints a summary
+ *   stress SECONDS               the shell command: the same in /cgroup,
+ *                                and the shell waits for it to finish
+ *
+ * Each worker, in a loop: mkdir and rmdir at random depths in a small
+ * tree under /cgroup (s0..s2, three levels, so that the workers collide
+ * on the same names), limit changes (user and kmem, including limits
+ * below the usage, which must be refused with EBUSY), use_hierarchy,
+ * reads of the control files, `run` of programs into random domains
+ * (worker, which exits by itself: fork and exit; spin; hog, cache and
+ * kmemhog, user and kernel allocations; and a forkbomb under a 1M kmem
+ * limit), kills, task moves (`echo PID > tasks`) and cgroup.kill.
+ *
+ * Every operation goes through the path operations of kernel/ctlfs.h
+ * (ctl_mkdir, ctl_rmdir, ctl_write, ctl_read), and `run`, `kill` and
+ * `wait` through the calls the shell's commands make (task_spawn,
+ * task_kill_user, task_wait): so the locking being exercised is the real
+ * one. Each answer is checked against the errors the operation may
+ * legitimately give when others race with it (EEXIST, ENOENT, EBUSY,
+ * ENOMEM, ...); any other is a bug, counted and printed as
+ *
+ *   stress: unexpected EINVAL from limit /cgroup/s1/memory.limit_in_bytes 1M
+ *
+ * and the summary line says how many there were:
+ *
+ *   stress: 30 s on 4 CPUs: 123456 operations, 0 unexpected errors
+ */
+#include "kernel/stress.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "kernel/cgroupfs.h"
+#include "kernel/ctlfs.h"
+#include "kernel/errno_name.h"
+#include "kernel/exit.h"
+#include "kernel/fork.h"
+#include "kernel/memparse.h"
+#include "kernel/program.h"
+#include "kernel/shell_command.h"
+#include "kernel/task_ops.h"
+#include "kernel/task_table.h"
+#include "kernel/time.h"
+#include "mm/memcontrol.h"
+#include "mm/slab.h"
+
+#define STRESS_SECONDS_MAX 3600
+#define STRESS_NAMES 3         /* s0, s1, s2 at each level */
+#define STRESS_DEPTH 3         /* /cgroup/sA/sB/sC */
+#define STRESS_CHILDREN 8      /* tasks a worker has started and not reaped */
+#define UNEXPECTED_SHOWN 10    /* unexpected errors printed */
+
+enum stress_op {
+	OP_MKDIR, OP_RMDIR, OP_LIMIT, OP_HIERARCHY, OP_READ, OP_RUN,
+	OP_KILL, OP_MOVE, OP_CGROUP_KILL, NR_OPS
+};
+
+static const char *const op_names[NR_OPS] = {
+	"mkdir", "rmdir", "limit", "use_hierarchy", "read", "run",
+	"kill", "move", "cgroup.kill",
+};
+
+/* How often each is chosen, out of the sum. */
+static const unsigned int op_weights[NR_OPS] = {
+	20, 14, 14, 4, 8, 14, 10, 10, 3,
+};
+
+/* The totals of every worker of the running stress (one at a time). */
+static struct {
+	bool running;
+	unsigned long ops[NR_OPS];
+	unsigned long unexpected;
+} stress;
+
+/* One worker's state, on its stack. */
+struct stress_worker {
+	uint64_t rng;
+	int children[STRESS_CHILDREN];  /* PIDs it has to reap; 0: none */
+	char why[CTL_WHY_MAX];
+};
+
+static uint64_t rnd(struct stress_worker *w)
+{
+	/* xorshift64*: fast, good enough to pick operations */
+	w->rng ^= w->rng >> 12;
+	w->rng ^= w->rng << 25;
+	w->rng ^= w->rng >> 27;
+	return w->rng * 2685821657736338717ull;
+}
+
+static unsigned int rnd_below(struct stress_worker *w, unsigned int n)
+{
+	return (unsigned int)((rnd(w) >> 33) % n);
+}
+
+/* random_dir - a path at a random depth of the stress tree. */
+static void random_dir(struct stress_worker *w, char *buf, size_t size)
+{
+	unsigned int depth = 1 + rnd_below(w, STRESS_DEPTH);
+	size_t len = (size_t)snprintf(buf, size, "/cgroup");
+
+	for (unsigned int d = 0; d < depth; d++)
+		len += (size_t)snprintf(buf + len, size - len, "/s%u",
+					rnd_below(w, STRESS_NAMES));
+}
+
+/* allowed - is err (negative) one of the answers in the list (ends 0)? */
+static bool allowed(int err, const int *ok)
+{
+	if (err >= 0)
+		return true;
+	for (; *ok; ok++)
+		if (-err == *ok)
+			return true;
+	return false;
+}
+
+static void expect(int err, const int *ok, enum stress_op op,
+		   const char *what, const char *why)
+{
+	__atomic_add_fetch(&stress.ops[op], 1, __ATOMIC_RELAXED);
+	if (allowed(err, ok))
+		return;
+	if (__atomic_fetch_add(&stress.unexpected, 1, __ATOMIC_RELAXED) <
+	    UNEXPECTED_SHOWN)
+		printk("stress: unexpected %s from %s %s: %s\n",
+		       errno_name(err) ? errno_name(err) : "error",
+		       op_names[op], what, why);
+}
+
+/* The answers each operation may give while other CPUs race with it (and
+ * ENOMEM, with fault injection or when memory is out). */
+static const int mkdir_ok[] = {EEXIST, ENOENT, ENOMEM, 0};
+static const int rmdir_ok[] = {ENOENT, EBUSY, ENOMEM, 0};
+static const int limit_ok[] = {ENOENT, EBUSY, ENOMEM, 0};
+static const int hierarchy_ok[] = {ENOENT, EBUSY, EINVAL, ENOMEM, 0};
+static const int read_ok[] = {ENOENT, ENOMEM, 0};
+static const int run_ok[] = {ENOENT, ENOMEM, 0};
+static const int wait_ok[] = {ESRCH, EINTR, 0};
+static const int move_ok[] = {ENOENT, ESRCH, ENOMEM, 0};
+static const int kill_all_ok[] = {ENOENT, ENOMEM, 0};
+
+/* --- the children a worker starts ----------------------------------------- */
+
+static int *free_slot(struct stress_worker *w)
+{
+	for (int i = 0; i < STRESS_CHILDREN; i++)
+		if (!w->children[i])
+			return &w->children[i];
+	return NULL;
+}
+
+static int *random_child(struct stress_worker *w)
+{
+	int first = (int)rnd_below(w, STRESS_CHILDREN);
+
+	for (int i = 0; i < STRESS_CHILDREN; i++) {
+		int *slot = &w->children[(first + i) % STRESS_CHILDREN];
+
+		if (*slot)
+			return slot;
+	}
+	return NULL;
+}
+
+/* kill_and_reap - `kill PID` then `wait PID`. A child that cgroup.kill
+ * killed was reaped already: ESRCH. */
+static void kill_and_reap(struct stress_worker *w, int *slot)
+{
+	char what[16];
+	struct task *task = task_get(*slot);
+	int ret;
+
+	snprintf(what, sizeof(what), "%d", *slot);
+	if (task) {
+		task_kill_user(task);
+		task_put(task);
+	}
+	ret = task_wait(*slot);
+	expect(ret, wait_ok, OP_KILL, what, "wait");
+	*slot = 0;
+}
+
+/* run_program - `run DIR PROG ARG`, as cmd_run does it. */
+static void run_program(struct stress_worker *w, const char *dir,
+			const char *name, const char *arg)
+{
+	const struct program *prog = program_find(name);
+	struct mem_cgroup *memcg;
+	int *slot = free_slot(w);
+	int ret;
+
+	if (!slot) {  /* full: make room */
+		kill_and_reap(w, random_child(w));
+		slot = free_slot(w);
+	}
+	ret = cgroupfs_get_domain(dir, &memcg);
+	if (ret == 0) {
+		ret = task_spawn(memcg, prog, arg);
+		mem_cgroup_put(memcg);
+	}
+	expect(ret, run_ok, OP_RUN, dir, name);
+	if (ret > 0)
+		*slot = ret;
+}
+
+/* --- one operation ---------------------------------------------------------- */
+
+static const char *const limit_values[] = {
+	"-1", "64K", "256K", "1M", "4M", "16M", "4096",
+};
+
+static void stress_one(struct stress_worker *w)
+{
+	char dir[CTL_PATH_MAX], path[CTL_PATH_MAX], value[32];
+	unsigned int total = 0, sum = 0, pick;
+	enum stress_op op;
+	char *buf;
+	int *slot;
+	int ret;
+
+	for (op = 0; op < NR_OPS; op++)
+		total += op_weights[op];
+	pick = rnd_below(w, total);
+	for (op = 0; op < NR_OPS - 1; op++) {
+		sum += op_weights[op];
+		if (pick < sum)
+			break;
+	}
+	random_dir(w, dir, sizeof(dir));
+	w->why[0] = '\0';
+
+	switch (op) {
+	case OP_MKDIR:
+		ret = ctl_mkdir(dir, w->why);
+		expect(ret, mkdir_ok, op, dir, w->why);
+		break;
+	case OP_RMDIR:
+		ret = ctl_rmdir(dir, w->why);
+		expect(ret, rmdir_ok, op, dir, w->why);
+		break;
+	case OP_LIMIT:
+		snprintf(path, sizeof(path), "%s/%s", dir,
+			 rnd_below(w, 2) ? "memory.limit_in_bytes"
+					 : "memory.kmem.limit_in_bytes");
+		snprintf(value, sizeof(value), "%s",
+			 limit_values[rnd_below(w, ARRAY_SIZE(limit_values))]);
+		ret = ctl_write(path, value, w->why);
+		snprintf(path + strlen(path), sizeof(path) - strlen(path),
+			 " %s", value);
+		expect(ret, limit_ok, op, path, w->why);
+		break;
+	case OP_HIERARCHY:
+		snprintf(path, sizeof(path), "%s/memory.use_hierarchy", dir);
+		ret = ctl_write(path, rnd_below(w, 2) ? "1" : "0", w->why);
+		expect(ret, hierarchy_ok, op, path, w->why);
+		break;
+	case OP_READ:
+		snprintf(path, sizeof(path), "%s/%s", dir,
+			 rnd_below(w, 2) ? "memory.stat" : "tasks");
+		buf = kmalloc(CTL_READ_MAX, GFP_KERNEL);
+		if (!buf) {
+			expect(-ENOMEM, read_ok, op, path, "no buffer");
+			break;
+		}
+		ret = ctl_read(path, buf, CTL_READ_MAX, w->why);
+		kfree(buf);
+		expect(ret, read_ok, op, path, w->why);
+		break;
+	case OP_RUN:
+		switch (rnd_below(w, 6)) {
+		case 0: run_program(w, dir, "worker", "200"); break;
+		case 1: run_program(w, dir, "spin", ""); break;
+		case 2: run_program(w, dir, "hog", "128K"); break;
+		case 3: run_program(w, dir, "cache", "256K"); break;
+		case 4: run_program(w, dir, "kmemhog", "64K"); break;
+		default:
+			/* A bomb, but contained: only once its domain has a
+			 * kmem limit (which other workers may change). */
+			snprintf(path, sizeof(path),
+				 "%s/memory.kmem.limit_in_bytes", dir);
+			if (ctl_write(path, "1M", w->why) == 0)
+				run_program(w, dir, "forkbomb", "");
+			break;
+		}
+		break;
+	case OP_KILL:
+		slot = random_child(w);
+		if (slot)
+			kill_and_reap(w, slot);
+		break;
+	case OP_MOVE:
+		slot = random_child(w);
+		if (!slot)
+			break;
+		snprintf(path, sizeof(path), "%s/tasks", dir);
+		snprintf(value, sizeof(value), "%d", *slot);
+		ret = ctl_write(path, value, w->why);
+		expect(ret, move_ok, op, path, w->why);
+		break;
+	default:
+		snprintf(path, sizeof(path), "%s/cgroup.kill", dir);
+		ret = ctl_write(path, "1", w->why);
+		expect(ret, kill_all_ok, op, path, w->why);
+		break;
+	}
+}
+
+/* --- the worker and the controller ---------------------------------------- */
+
+/* At exit (a worker that is killed before its time is up): its children
+ * go too, reaped by the reaper. */
+static void stress_worker_exit(struct task *self)
+{
+	struct stress_worker *w = self->prog_data;
+
+	for (int i = 0; i < STRESS_CHILDREN; i++) {
+		struct task *task = w->children[i] ? task_get(w->children[i])
+						   : NULL;
+
+		if (task) {
+			task_kill(task);
+			task_put(task);
+		}
+	}
+	self->prog_data = NULL;
+}
+
+static void stress_worker_main(struct task *self, const char *arg)
+{
+	struct stress_worker w = {0};
+	long seconds = 0;
+	uint64_t end;
+
+	parse_int(arg, &seconds);
+	end = uptime_ms() + (uint64_t)seconds * 1000;
+	w.rng = 0x9e3779b97f4a7c15ull * (uint64_t)(self->pid + 1) ^
+		uptime_ms();
+	self->prog_data = &w;
+	self->prog_exit = stress_worker_exit;
+	while (uptime_ms() < end) {
+		/* One operation is one kernel service: a kill waits for it. */
+		kernel_enter(self);
+		stress_one(&w);
+		kernel_leave(self);
+		self->work++;
+	}
+	kernel_enter(self);
+	for (int i = 0; i < STRESS_CHILDREN; i++)
+		if (w.children[i])
+			kill_and_reap(&w, &w.children[i]);
+	self->prog_exit = NULL;
+	self->prog_data = NULL;
+	kernel_leave(self);
+}
+
+static const struct program stress_worker_program = {
+	"stress-worker", stress_worker_main, "stress-worker SECONDS", NULL,
+};
+
+/* cleanup - kill what is left in the stress tree and remove it, deepest
+ * first; true when nothing is left. */
+static bool cleanup(void)
+{
+	char path[CTL_PATH_MAX], why[CTL_WHY_MAX];
+	unsigned int nr[STRESS_DEPTH + 1] = {1};
+	bool clean = true;
+
+	for (unsigned int d = 1; d <= STRESS_DEPTH; d++)
+		nr[d] = nr[d - 1] * STRESS_NAMES;
+	for (unsigned int i = 0; i < STRESS_NAMES; i++) {
+		snprintf(path, sizeof(path), "/cgroup/s%u/cgroup.kill", i);
+		ctl_write(path, "1", why);
+	}
+	for (int d = STRESS_DEPTH; d >= 1; d--) {
+		for (unsigned int i = 0; i < nr[d]; i++) {
+			size_t len = (size_t)snprintf(path, sizeof(path),
+						      "/cgroup");
+			unsigned int rest = i;
+
+			for (int level = 0; level < d; level++) {
+				len += (size_t)snprintf(path + len,
+							sizeof(path) - len,
+							"/s%u",
+							rest % STRESS_NAMES);
+				rest /= STRESS_NAMES;
+			}
+			if (ctl_rmdir(path, why) != -ENOENT)
+				clean = false;
+		}
+	}
+	return clean;
+}
+
+int stress_check(const char *arg)
+{
+	long seconds;
+
+	if (parse_int(arg, &seconds) < 0 || seconds < 1 ||
+	    seconds > STRESS_SECONDS_MAX)
+		return -EINVAL;
+	return 0;
+}
+
+void stress_main(struct task *self, const char *arg)
+{
+	char domain[MEMCG_PATH_MAX];
+	int workers[NR_CPUS];
+	unsigned int nr = 0;
+	struct mem_cgroup *memcg;
+	unsigned long total = 0;
+	long seconds = 0;
+	int tries;
+
+	parse_int(arg, &seconds);
+	kernel_enter(self);
+	if (__atomic_exchange_n(&stress.running, true, __ATOMIC_ACQUIRE)) {
+		printk("stress: another stress is running\n");
+		kernel_leave(self);
+		return;
+	}
+	memset(stress.ops, 0, sizeof(stress.ops));
+	stress.unexpected = 0;
+	mem_cgroup_task_path(self, domain, sizeof(domain));
+	if (cgroupfs_get_domain(domain, &memcg) == 0) {
+		for (unsigned int cpu = 0; cpu < nr_cpus; cpu++) {
+			int pid = task_spawn(memcg, &stress_worker_program,
+					     arg);
+
+			if (pid > 0)
+				workers[nr++] = pid;
+		}
+		mem_cgroup_put(memcg);
+	}
+	for (unsigned int i = 0; i < nr; i++)
+		task_wait(workers[i]);
+	/* Tasks killed by cgroup.kill leave as the reaper gets to them, and
+	 * rmdir waits for that: a few tries. */
+	for (tries = 0; tries < 1000 && !cleanup(); tries++)
+		msleep(10);
+	for (int op = 0; op < NR_OPS; op++)
+		total += stress.ops[op];
+	printk("stress: %ld s on %u CPUs: %lu operations, %lu unexpected "
+	       "errors%s\n", seconds, nr, total, stress.unexpected,
+	       tries == 1000 ? "; the stress tree could not be removed" : "");
+	printk("stress:");
+	for (int op = 0; op < NR_OPS; op++)
+		printk(" %s %lu", op_names[op], stress.ops[op]);
+	printk("\n");
+	__atomic_store_n(&stress.running, false, __ATOMIC_RELEASE);
+	kernel_leave(self);
+}
+
+/* --- the shell command -------------------------------------------------- */
+
+static int cmd_stress(int argc, char **argv)
+{
+	struct mem_cgroup *memcg;
+	int pid, ret;
+
+	if (argc != 2 || stress_check(argv[1]) < 0)
+		return shell_error(EINVAL, "usage: stress SECONDS (1 to %d)",
+				   STRESS_SECONDS_MAX);
+	ret = cgroupfs_get_domain("/cgroup", &memcg);
+	if (ret < 0)
+		return shell_error(ret, "no root domain");
+	pid = task_spawn(memcg, program_find("stress"), argv[1]);
+	mem_cgroup_put(memcg);
+	if (pid < 0)
+		return shell_error(-pid, "cannot start the stress task");
+	ret = task_wait(pid);
+	return ret < 0 ? shell_error(-ret, "task %d", pid) : 0;
+}
+SHELL_COMMAND(stress, "stress SECONDS",
+	      "random domain and task operations on every CPU, then clean up");
