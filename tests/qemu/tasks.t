@@ -203,14 +203,19 @@ sub bomb {
 		my $s = stat_of('/cgroup/bomb', 'kernel_stack') // 0;
 		$s / 16384 >= $n ? $s / 16384 : 0 });
 	ok($stacks, "$what: $n tasks forked (kernel_stack counts their stacks)");
+	# The shell answers during the bomb. How fast is reported, not
+	# asserted: the host's clock counts the time a loaded host leaves
+	# QEMU unscheduled (demo.t asserts SPEC 8's 100 ms by the guest's
+	# own ticks).
 	my @times;
+	my $answered = 0;
 	for (1 .. 5) {
-		$t->cmd('pwd');
+		$answered++ if ($t->cmd('pwd') // '') eq '/';
 		push @times, $t->last_time // 99;
 	}
 	my ($max) = sort { $b <=> $a } @times;
-	ok($max <= 0.1 * $scale, sprintf('%s: the shell answers within %.0f ms while the bomb runs (slowest %.0f ms)',
-		$what, 100 * $scale, 1000 * $max));
+	is($answered, 5, "$what: the shell answers every command while the bomb runs");
+	note(sprintf('%s: slowest answer %.0f ms (host clock)', $what, 1000 * $max));
 	my $limit_bytes = $t->cmd('cat /cgroup/bomb/memory.kmem.limit_in_bytes');
 	my $usage = $t->cmd('cat /cgroup/bomb/memory.kmem.max_usage_in_bytes');
 	ok($usage <= $limit_bytes, "$what: kmem usage never above the limit");
