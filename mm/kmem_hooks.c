@@ -23,13 +23,11 @@
 /* Off (count 0) until the first domain gets a kmem limit. */
 DEFINE_STATIC_KEY_FALSE(memcg_kmem_enabled_key);
 
-bool __memcg_kmem_new_page(gfp_t gfp, struct mem_cgroup **handle, int order)
+struct mem_cgroup *memcg_kmem_current_domain(gfp_t gfp)
 {
 	struct task *task = current;
 	struct mem_cgroup *memcg;
 	unsigned long flags;
-
-	*handle = NULL;
 
 	/*
 	 * Not charged (SPEC 1): __GFP_NOFAIL allocations (they may not
@@ -38,14 +36,14 @@ bool __memcg_kmem_new_page(gfp_t gfp, struct mem_cgroup **handle, int order)
 	 * tasks (shell, idle, workers).
 	 */
 	if (gfp & __GFP_NOFAIL)
-		return true;
+		return NULL;
 	if (in_interrupt())
-		return true;
+		return NULL;
 	if (!task || (task->flags & TASK_SYSTEM))
-		return true;
+		return NULL;
 
 	/*
-	 * The task's domain, and a reference on it for the handle. As in
+	 * The task's domain, and a reference on it for the caller. As in
 	 * mem_cgroup_from_task_get(), interrupts are off from reading
 	 * task->memcg to taking the reference (mem_cgroup_move_task waits
 	 * for that). Nor is the root charged, nor a domain whose kernel
@@ -56,11 +54,20 @@ bool __memcg_kmem_new_page(gfp_t gfp, struct mem_cgroup **handle, int order)
 	if (!memcg || mem_cgroup_is_root(memcg) ||
 	    !memcg_kmem_is_accounted(memcg)) {
 		local_irq_restore(flags);
-		return true;
+		return NULL;
 	}
 	mem_cgroup_get(memcg);
 	local_irq_restore(flags);
+	return memcg;
+}
 
+bool __memcg_kmem_new_page(gfp_t gfp, struct mem_cgroup **handle, int order)
+{
+	struct mem_cgroup *memcg = memcg_kmem_current_domain(gfp);
+
+	*handle = NULL;
+	if (!memcg)
+		return true;  /* nobody pays: not charged */
 	if (memcg_charge_kmem(memcg, gfp, 1u << order) != 0) {
 		mem_cgroup_put(memcg);
 		return false;  /* over a limit: the allocation fails */

@@ -125,31 +125,12 @@ static struct kmem_cache *memcg_create_cache(struct mem_cgroup *memcg,
 struct kmem_cache *__memcg_kmem_get_cache(struct kmem_cache *root,
 					  gfp_t gfp, struct mem_cgroup **ref)
 {
-	struct task *task = current;
+	/* Who pays is decided as for pages (mm/kmem_hooks.c). */
+	struct mem_cgroup *memcg = memcg_kmem_current_domain(gfp);
 	struct kmem_cache *child;
-	struct mem_cgroup *memcg;
-	unsigned long flags;
 
-	/* Not charged, as for pages (mm/kmem_hooks.c): __GFP_NOFAIL,
-	 * interrupt context, early boot, system tasks. */
-	if ((gfp & __GFP_NOFAIL) || in_interrupt())
+	if (!memcg)
 		return root;
-	if (!task || (task->flags & TASK_SYSTEM))
-		return root;
-
-	/* The task's domain, with a reference (interrupts off from reading
-	 * task->memcg to taking it: see mem_cgroup_move_task). Nor is the
-	 * root charged, nor a domain without a kmem limit on or above it. */
-	flags = local_irq_save();
-	memcg = READ_ONCE(task->memcg);
-	if (!memcg || mem_cgroup_is_root(memcg) ||
-	    !memcg_kmem_is_accounted(memcg)) {
-		local_irq_restore(flags);
-		return root;
-	}
-	mem_cgroup_get(memcg);
-	local_irq_restore(flags);
-
 	child = __atomic_load_n(&memcg->slab_caches[root->memcg_params.id],
 				__ATOMIC_ACQUIRE);
 	if (!child)
