@@ -74,7 +74,8 @@ KERNEL_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(KERNEL_C)) \
 # --- host builds of mm/ and the pure logic of kernel/ ------------------------
 # These kernel/ files are pure logic and compile for the host too.
 HOST_KERNEL_SRCS := $(filter $(wildcard kernel/*.c), \
-	kernel/ctlfs.c kernel/ctlfs_ops.c kernel/memparse.c kernel/errno_name.c \
+	kernel/ctlfs.c kernel/ctlfs_ops.c kernel/ctlfs_seq.c kernel/memparse.c \
+	kernel/errno_name.c \
 	kernel/shell.c kernel/shell_line.c kernel/shell_builtins.c \
 	kernel/runqueue.c kernel/static_key_table.c kernel/cmdline.c \
 	kernel/static_key.c kernel/cgroupfs.c kernel/cmd_check.c \
@@ -119,7 +120,9 @@ $(LIBC):
 	@test -n "$(NEWLIB_TAR)" || { echo "make: newlib-source is missing: running make deps"; $(MAKE) deps; }
 	@echo "  NEWLIB  building libc.a for x86_64-elf (once, about a minute)"
 	rm -rf $(NEWLIB) && mkdir -p $(NEWLIB)/build
-	tar -C $(NEWLIB) -xf $(firstword $(wildcard /usr/src/newlib/newlib-*.tar.xz))
+	# A shell glob, not $(wildcard): make expands a recipe before it runs,
+	# and on a bare machine the tarball exists only after make deps above.
+	tar -C $(NEWLIB) -xf "$$(ls /usr/src/newlib/newlib-*.tar.xz | head -n 1)"
 	cd $(NEWLIB)/build && ../newlib-*/configure --target=x86_64-elf \
 		--prefix=$(abspath $(NEWLIB)/inst) --disable-multilib \
 		--disable-newlib-supplied-syscalls --disable-nls \

@@ -271,12 +271,15 @@ static int compare_int(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static int tasks_read(struct ctl_node *file, char *buf, size_t size)
+/* tasks: one PID per line, in order, however many (a show handler: cat
+ * reads it a piece at a time, kernel/ctlfs.h "Long files"). Each piece
+ * counts from a new snapshot: a task that comes or goes between two
+ * pieces may shift the PIDs after it by one line. */
+static int tasks_show(struct ctl_node *file, struct ctl_seq *seq)
 {
 	struct mem_cgroup *memcg = file_memcg(file);
 	unsigned int cap, n = 0;
 	struct task *task;
-	size_t len = 0;
 	int *pids;
 
 	memcg_tree_lock();
@@ -293,19 +296,12 @@ static int tasks_read(struct ctl_node *file, char *buf, size_t size)
 	}
 	memcg_tree_unlock();
 
-	/* One PID per line, in order. A list too long for the buffer ends
-	 * with a line "...", as ctl_list does. */
 	qsort(pids, n, sizeof(*pids), compare_int);
-	buf[0] = '\0';
-	for (unsigned int i = 0; i < n; i++) {
-		if (len + 24 + sizeof("...\n") > size) {
-			emit(buf, size, &len, "...\n");
+	for (unsigned int i = 0; i < n; i++)
+		if (!ctl_seq_printf(seq, "%d\n", pids[i]))
 			break;
-		}
-		emit(buf, size, &len, "%d\n", pids[i]);
-	}
 	kfree(pids);
-	return (int)len;
+	return 0;
 }
 
 static int tasks_write(struct ctl_node *file, const char *value)
@@ -343,7 +339,7 @@ static int kill_write(struct ctl_node *file, const char *value)
 }
 
 static const struct ctl_ops tasks_ops = {
-	.read = tasks_read,
+	.show = tasks_show,
 	.write = tasks_write,
 };
 static const struct ctl_ops kill_ops = {.write = kill_write};

@@ -6,7 +6,11 @@
  *
  *   locktest order      A then B, later B then A (an AB-BA deadlock)
  *   locktest recursive  A, then A again
- *   locktest sleep      sleep for a millisecond holding A
+ *   locktest sleep      sleep (schedule()) holding A
+ *   locktest crosscall  wait for the other CPUs (smp_call_function_all)
+ *                       holding A
+ *   locktest stuck      A, then spin on A again past the recursion check
+ *                       (a deadlock: found after 20 s of spinning)
  *
  * In the normal build there is no such command.
  */
@@ -16,16 +20,21 @@
 
 #include "kernel/shell_command.h"
 #include "kernel/spinlock.h"
-#include "kernel/time.h"
+#include "kernel/sched.h"
 
 static spinlock_t locktest_a = SPINLOCK_INIT;
 static spinlock_t locktest_b = SPINLOCK_INIT;
 
+static void locktest_nothing(void *arg)
+{
+}
+
+#define LOCKTEST_USAGE "usage: locktest order|recursive|sleep|crosscall|stuck"
+
 static int cmd_locktest(int argc, char **argv)
 {
 	if (argc != 2)
-		return shell_error(EINVAL, "usage: locktest order|recursive|"
-				   "sleep");
+		return shell_error(EINVAL, LOCKTEST_USAGE);
 	if (!strcmp(argv[1], "order")) {
 		spin_lock(&locktest_a);
 		spin_lock(&locktest_b);  /* B after A: recorded */
@@ -41,14 +50,22 @@ static int cmd_locktest(int argc, char **argv)
 		spin_lock(&locktest_a);  /* panics */
 	} else if (!strcmp(argv[1], "sleep")) {
 		spin_lock(&locktest_a);
-		msleep(1);  /* panics */
+		/* schedule() itself, not msleep(1): msleep returns without
+		 * sleeping if the tick comes before it looks at the clock. */
+		schedule();  /* panics */
 		spin_unlock(&locktest_a);
+	} else if (!strcmp(argv[1], "crosscall")) {
+		spin_lock(&locktest_a);
+		smp_call_function_all(locktest_nothing, NULL);  /* panics */
+		spin_unlock(&locktest_a);
+	} else if (!strcmp(argv[1], "stuck")) {
+		spin_lock(&locktest_a);
+		arch_spin_lock(&locktest_a);  /* spins; panics in 20 s */
 	} else {
-		return shell_error(EINVAL, "usage: locktest order|recursive|"
-				   "sleep");
+		return shell_error(EINVAL, LOCKTEST_USAGE);
 	}
 	return shell_error(EINVAL, "the debug build did not catch it");
 }
-SHELL_COMMAND(locktest, "locktest order|recursive|sleep",
+SHELL_COMMAND(locktest, "locktest order|recursive|sleep|crosscall|stuck",
 	      "debug build: break a locking rule on purpose (panics)");
 #endif

@@ -33,11 +33,18 @@ static struct ctl_node ctl_root_node = {
 	.sibling = LIST_HEAD_INIT(ctl_root_node.sibling),
 };
 
-static spinlock_t ctl_tree_lock = SPINLOCK_INIT;
+/*
+ * The tree lock is held across whatever a handler does: rmdir drains the
+ * per-CPU stocks and a kmem limit may patch the static key, both waiting
+ * for every other CPU (smp_call_function_all). So it is a polled lock:
+ * a CPU waiting for it keeps answering those calls, and cannot be the CPU
+ * that never answers. (Linux holds cgroup_mutex, a sleeping lock, there.)
+ */
+static spinlock_t ctl_tree_lock = SPINLOCK_INIT_POLLED;
 
 void ctl_lock(void)
 {
-	spin_lock(&ctl_tree_lock);
+	spin_lock_polled(&ctl_tree_lock);
 }
 
 void ctl_unlock(void)

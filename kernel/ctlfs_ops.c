@@ -8,7 +8,8 @@
  *   2. resolves the path from the root,
  *   3. checks that the node can do what is asked (a file to read, a
  *      directory to list, a handler to call),
- *   4. calls the handler, which may explain a failure with ctl_error(),
+ *   4. calls the handler, which may explain a failure with ctl_error()
+ *      (a read of a long file: its show handler, for one piece),
  *   5. copies the explanation of a failure out to the caller's buffer, and
  *      releases the lock.
  *
@@ -112,7 +113,39 @@ static bool is_dot_or_dotdot(const char *name, size_t len)
 	       (len == 2 && name[0] == '.' && name[1] == '.');
 }
 
-int ctl_read(const char *path, char *buf, size_t size, char *why)
+/*
+ * read_piece - the piece of file from record *pos (see ctl_read_at). A
+ * show handler prints every record and the ctl_seq keeps the piece's; a
+ * read handler's text is record 0.
+ */
+static int read_piece(struct ctl_node *file, const struct ctl_ops *ops,
+		      size_t *pos, char *buf, size_t size)
+{
+	struct ctl_seq seq;
+	int ret;
+
+	if (ops->show) {
+		ctl_seq_init(&seq, buf, size, *pos);
+		ret = ops->show(file, &seq);
+		if (ret < 0)
+			return ret;
+		if (seq.index > *pos)
+			*pos = seq.index;
+		return (int)seq.len;
+	}
+	buf[0] = '\0';
+	if (*pos > 0)
+		return 0;  /* read all of it already */
+	ret = ops->read(file, buf, size);
+	buf[size - 1] = '\0';  /* whatever the handler did */
+	if (ret < 0)
+		return ret;
+	*pos = 1;
+	return (int)strlen(buf);
+}
+
+int ctl_read_at(const char *path, size_t *pos, char *buf, size_t size,
+		char *why)
 {
 	struct ctl_node *node;
 	const struct ctl_ops *ops;
@@ -125,23 +158,26 @@ int ctl_read(const char *path, char *buf, size_t size, char *why)
 	ops = ctl_ops(node);
 	if (ctl_is_dir(node)) {
 		ret = ctl_error(EISDIR, "%s is a directory", path);
-	} else if (!ops || !ops->read) {
+	} else if (!ops || (!ops->read && !ops->show)) {
 		ret = ctl_error(EINVAL, "%s cannot be read", path);
 	} else if (size == 0) {
 		ret = ctl_error(EINVAL, "no room to read %s", path);
 	} else {
-		buf[0] = '\0';
-		ret = ops->read(node, buf, size);
-		buf[size - 1] = '\0';  /* whatever the handler did */
+		ret = read_piece(node, ops, pos, buf, size);
 		if (ret < 0) {
 			buf[0] = '\0';
 			ret = handler_failed(ret, "read", path);
-		} else {
-			ret = (int)strlen(buf);
 		}
 	}
 out:
 	return op_end(ret, why);
+}
+
+int ctl_read(const char *path, char *buf, size_t size, char *why)
+{
+	size_t pos = 0;
+
+	return ctl_read_at(path, &pos, buf, size, why);
 }
 
 int ctl_write(const char *path, const char *value, char *why)
@@ -319,6 +355,38 @@ int ctl_list(const char *path, char *buf, size_t size, char *why)
 		}
 	}
 	ret = (int)len;
+out:
+	return op_end(ret, why);
+}
+
+int ctl_list_at(const char *path, size_t *pos, char *buf, size_t size,
+		char *why)
+{
+	struct ctl_node *node, *child;
+	struct ctl_seq seq;
+	int ret;
+
+	op_begin();
+	ctl_seq_init(&seq, buf, size, *pos);
+	ret = resolve_path(path, &node);
+	if (ret < 0)
+		goto out;
+	if (size == 0) {
+		ret = ctl_error(EINVAL, "no room to list %s", path);
+		goto out;
+	}
+	/* A file is one record, its name; a directory, one per child. */
+	if (!ctl_is_dir(node)) {
+		ctl_seq_printf(&seq, "%s\n", ctl_name(node));
+	} else {
+		for (child = ctl_first_child(node); child;
+		     child = ctl_next_sibling(child))
+			if (!ctl_seq_printf(&seq, "%s\n", ctl_name(child)))
+				break;
+	}
+	if (seq.index > *pos)
+		*pos = seq.index;
+	ret = (int)seq.len;
 out:
 	return op_end(ret, why);
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "arch/x86_64/lapic.h"
+#include "arch/x86_64/smp.h"
 #include "arch/x86_64/trap.h"
 #include "kernel/platform.h"
 #include "kernel/power.h"
@@ -32,6 +33,7 @@ void panic_begin(void)
 
 _Noreturn void panic_end(void)
 {
+	smp_report_stopped_cpus();
 	machine_exit(1);
 }
 

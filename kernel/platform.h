@@ -25,8 +25,13 @@
  *   int printk(const char *fmt, ...);     printf-style, to the console
  *   uintptr_t direct_map_offset;          virt = phys + direct_map_offset
  *   void smp_call_function_all(void (*fn)(void *), void *arg);
+void smp_call_function_poll(void);
  *                                         run fn(arg) on every CPU (this one
  *                                         included) and wait for all
+ *   void smp_call_function_poll(void);    run the function another CPU's
+ *                                         smp_call_function_all asked this
+ *                                         one to run, if any (for waits
+ *                                         that must keep answering)
  *
  * Locks (kernel/spinlock.h) are built on these, identically in both builds.
  */
@@ -64,6 +69,7 @@ _Noreturn void panic(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
 int printk(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void smp_call_function_all(void (*fn)(void *), void *arg);
+void smp_call_function_poll(void);
 
 #define current get_current()
 

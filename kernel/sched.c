@@ -131,10 +131,10 @@ static struct sched_cpu *lock_task_rq(struct task *task)
 		unsigned int cpu = READ_ONCE(task->cpu);
 		struct sched_cpu *sc = &sched_cpus[cpu];
 
-		arch_spin_lock(&sc->lock);
+		arch_spin_lock_checked(&sc->lock);
 		if (READ_ONCE(task->cpu) == cpu)
 			return sc;
-		arch_spin_unlock(&sc->lock);
+		arch_spin_unlock_checked(&sc->lock);
 	}
 }
 
@@ -150,7 +150,7 @@ void sched_cpu_times(struct task *task, struct sched_cpu_times *times)
 	times->task = task->runtime;
 	times->idle = sc->idle_time;
 	times->system = sc->system_time;
-	arch_spin_unlock(&sc->lock);
+	arch_spin_unlock_checked(&sc->lock);
 	local_irq_restore(flags);
 }
 
@@ -168,7 +168,7 @@ void sched_finish_switch(void)
 	struct sched_cpu *sc = this_sched();
 	struct task *prev = sc->switch_prev;
 
-	arch_spin_unlock(&sc->lock);
+	arch_spin_unlock_checked(&sc->lock);
 	/* prev is off this CPU for good once it is a zombie: only now may
 	 * its stack be freed. */
 	if (prev->state == TASK_ZOMBIE)
@@ -188,7 +188,7 @@ static void __schedule(bool preempt)
 	struct task *prev = sc->curr, *next;
 	struct rq_entity *e;
 
-	arch_spin_lock(&sc->lock);
+	arch_spin_lock_checked(&sc->lock);
 	update_curr(sc);
 	if (!(prev->flags & TASK_IDLE)) {
 		/* A killed task does not go to sleep: it must get to exit. */
@@ -204,7 +204,7 @@ static void __schedule(bool preempt)
 	next = e ? task_of(e) : sc->idle;
 	cpu->need_resched = 0;
 	if (next == prev) {
-		arch_spin_unlock(&sc->lock);
+		arch_spin_unlock_checked(&sc->lock);
 		local_irq_restore(flags);
 		return;
 	}
@@ -334,14 +334,14 @@ bool wake_up_task(struct task *task)
 	unsigned int target = select_cpu(key, (int)cpu);
 	if (target != cpu) {
 		task->cpu = target;
-		arch_spin_unlock(&sc->lock);
+		arch_spin_unlock_checked(&sc->lock);
 		sc = &sched_cpus[target];
-		arch_spin_lock(&sc->lock);
+		arch_spin_lock_checked(&sc->lock);
 		cpu = target;
 	}
 	preempt = rq_enqueue(&sc->rq, &task->se, key);
 out:
-	arch_spin_unlock(&sc->lock);
+	arch_spin_unlock_checked(&sc->lock);
 	if (preempt)
 		resched_cpu(cpu);
 	local_irq_restore(flags);
@@ -360,12 +360,12 @@ void wake_up_new_task(struct task *task)
 	 * picture is corrected by balancing. */
 	cpu = select_cpu(key, -1);
 	sc = &sched_cpus[cpu];
-	arch_spin_lock(&sc->lock);
+	arch_spin_lock_checked(&sc->lock);
 	task->cpu = cpu;
 	task->state = TASK_RUNNING;
 	task->on_rq = true;
 	preempt = rq_enqueue(&sc->rq, &task->se, key);
-	arch_spin_unlock(&sc->lock);
+	arch_spin_unlock_checked(&sc->lock);
 	if (preempt)
 		resched_cpu(cpu);
 	local_irq_restore(flags);
@@ -393,7 +393,9 @@ void schedule_timeout(uint64_t ticks)
  * way out). Before the scheduler runs, the CPU halts between ticks. */
 void msleep(unsigned int ms)
 {
-	uint64_t end = jiffies + ((uint64_t)ms * HZ + 999) / 1000;
+	/* One tick more: the current tick is already partly gone, and
+	 * "at least ms" must hold even if the next one comes at once. */
+	uint64_t end = jiffies + ((uint64_t)ms * HZ + 999) / 1000 + 1;
 	struct sched_cpu *sc = this_sched();
 
 	if (!sched_running || !sc || !sc->ready ||
@@ -442,11 +444,11 @@ static void load_balance(struct sched_cpu *this_sc)
 
 	/* Two run queues: lock them in CPU order. */
 	if (busiest < self) {
-		arch_spin_lock(&src->lock);
-		arch_spin_lock(&this_sc->lock);
+		arch_spin_lock_checked(&src->lock);
+		arch_spin_lock_checked(&this_sc->lock);
 	} else {
-		arch_spin_lock(&this_sc->lock);
-		arch_spin_lock(&src->lock);
+		arch_spin_lock_checked(&this_sc->lock);
+		arch_spin_lock_checked(&src->lock);
 	}
 	for (int moves = 0; moves < BALANCE_MOVES_MAX; moves++) {
 		uint64_t weight;
@@ -465,8 +467,8 @@ static void load_balance(struct sched_cpu *this_sc)
 			break;
 		gap -= 2 * weight;
 	}
-	arch_spin_unlock(&src->lock);
-	arch_spin_unlock(&this_sc->lock);
+	arch_spin_unlock_checked(&src->lock);
+	arch_spin_unlock_checked(&this_sc->lock);
 	if (preempt)
 		this_cpu()->need_resched = 1;
 }
@@ -479,12 +481,12 @@ void scheduler_tick(void)
 	if (!sc || !sc->ready)
 		return;
 	timer_run_expired();
-	arch_spin_lock(&sc->lock);
+	arch_spin_lock_checked(&sc->lock);
 	update_curr(sc);
 	if (rq_tick_preempt(&sc->rq))
 		this_cpu()->need_resched = 1;
 	idle = sc->curr == sc->idle;
-	arch_spin_unlock(&sc->lock);
+	arch_spin_unlock_checked(&sc->lock);
 	if (idle)
 		sc->idle_ticks++;
 	if (!sched_running || nr_cpus < 2)
@@ -563,33 +565,33 @@ static void console_wake(void)
 /*
  * /proc/sched - one line per CPU: its runnable tasks, its load as the
  * balancer weighs it (1000 = one domain's worth), context switches, tasks
- * it pulled from other CPUs, and ticks it spent idle.
+ * it pulled from other CPUs, and ticks it spent idle. A line is up to
+ * ~140 bytes with 64 CPUs' counters at their widest, past one 8 KiB read:
+ * so a show handler, read in pieces of whole lines (kernel/ctlfs.h).
  */
-static int sched_proc_read(struct ctl_node *file, char *buf, size_t size)
+static int sched_proc_show(struct ctl_node *file, struct ctl_seq *seq)
 {
 	static struct rq_census census;  /* under ctl_lock: one reader */
-	size_t len = 0;
 
 	rq_census(&census, all_rqs, nr_cpus, &system_domain_key);
-	for (unsigned int i = 0; i < nr_cpus && len < size; i++) {
+	for (unsigned int i = 0; i < nr_cpus; i++) {
 		struct sched_cpu *sc = &sched_cpus[i];
 
-		len += snprintf(buf + len, size - len,
-				"cpu%u tasks %u load %llu switches %llu "
-				"pulled %llu idle_ticks %llu\n", i,
-				rq_nr_tasks(&sc->rq),
-				(unsigned long long)(rq_load(&sc->rq, &census) *
-						     1000 / RQ_LOAD_SCALE),
-				(unsigned long long)sc->nr_switches,
-				(unsigned long long)sc->nr_pulled,
-				(unsigned long long)sc->idle_ticks);
+		if (!ctl_seq_printf(seq, "cpu%u tasks %u load %llu switches "
+				    "%llu pulled %llu idle_ticks %llu\n", i,
+				    rq_nr_tasks(&sc->rq),
+				    (unsigned long long)(rq_load(&sc->rq,
+								 &census) *
+							 1000 / RQ_LOAD_SCALE),
+				    (unsigned long long)sc->nr_switches,
+				    (unsigned long long)sc->nr_pulled,
+				    (unsigned long long)sc->idle_ticks))
+			break;
 	}
-	if (len >= size)
-		len = size - 1;
-	return (int)len;
+	return 0;
 }
 
-static const struct ctl_ops sched_proc_ops = {.read = sched_proc_read};
+static const struct ctl_ops sched_proc_ops = {.show = sched_proc_show};
 
 void sched_start(void)
 {

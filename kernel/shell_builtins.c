@@ -20,8 +20,38 @@
 #include "kernel/shell_line.h"
 #include "kernel/time.h"
 
-/* What cat and ls print; static, as there is one shell. */
+/* What cat and ls print, a piece at a time; static, as there is one
+ * shell. */
 static char shell_text[CTL_READ_MAX];
+
+/*
+ * print_pieces - cat and ls: print what read (ctl_read_at or
+ * ctl_list_at) hands out, piece after piece from the start until an empty
+ * one, so that a file or a directory of any length is printed whole
+ * ("Long files" in kernel/ctlfs.h). Text that does not end with a newline
+ * gets one. Returns 0, or the error of the piece that failed - after what
+ * was printed before it.
+ */
+static int print_pieces(const char *path,
+			int (*read)(const char *path, size_t *pos, char *buf,
+				    size_t size, char *why))
+{
+	char why[CTL_WHY_MAX];
+	bool line_open = false;
+	size_t pos = 0;
+	int ret;
+
+	while ((ret = read(path, &pos, shell_text, sizeof(shell_text),
+			   why)) > 0) {
+		printk("%s", shell_text);
+		line_open = shell_text[ret - 1] != '\n';
+	}
+	if (line_open)
+		printk("\n");
+	if (ret < 0)
+		return shell_error(ret, "%s", why);
+	return 0;
+}
 
 /*
  * check_args - argc - 1 must be in [min, max]; otherwise shell_error(EINVAL)
@@ -85,7 +115,7 @@ SHELL_COMMAND(help, "help [COMMAND]", "list the commands, or explain one");
 
 static int cmd_ls(int argc, char **argv)
 {
-	char path[SHELL_PATH_MAX], why[CTL_WHY_MAX];
+	char path[SHELL_PATH_MAX];
 	int ret = check_args(argc, argv, 0, 1);
 
 	if (ret < 0)
@@ -94,11 +124,7 @@ static int cmd_ls(int argc, char **argv)
 			    sizeof(path));
 	if (ret < 0)
 		return ret;
-	ret = ctl_list(path, shell_text, sizeof(shell_text), why);
-	if (ret < 0)
-		return shell_error(ret, "%s", why);
-	printk("%s", shell_text);
-	return 0;
+	return print_pieces(path, ctl_list_at);
 }
 SHELL_COMMAND(ls, "ls [PATH]", "list a directory, one name per line");
 
@@ -125,7 +151,7 @@ SHELL_COMMAND(pwd, "pwd", "print the current directory");
 
 static int cmd_cat(int argc, char **argv)
 {
-	char path[SHELL_PATH_MAX], why[CTL_WHY_MAX];
+	char path[SHELL_PATH_MAX];
 	int ret = check_args(argc, argv, 1, 1);
 
 	if (ret < 0)
@@ -133,13 +159,7 @@ static int cmd_cat(int argc, char **argv)
 	ret = shell_abspath(argv[1], path, sizeof(path));
 	if (ret < 0)
 		return ret;
-	ret = ctl_read(path, shell_text, sizeof(shell_text), why);
-	if (ret < 0)
-		return shell_error(ret, "%s", why);
-	if (ret > 0)
-		printk("%s%s", shell_text,
-		       shell_text[ret - 1] == '\n' ? "" : "\n");
-	return 0;
+	return print_pieces(path, ctl_read_at);
 }
 SHELL_COMMAND(cat, "cat FILE", "print a control file");
 

@@ -15,8 +15,8 @@
  * off - so it is a spinlock taken with interrupts off. Patching waits for
  * every other CPU (smp_call_function_all); a CPU waiting for this lock
  * with interrupts off would never answer, so waiters serve those calls
- * while they spin (smp_call_function_poll), as smp_call_function_all's
- * own waiters do.
+ * while they spin (spin_lock_polled), as smp_call_function_all's own
+ * waiters do.
  */
 #include "kernel/static_key.h"
 
@@ -24,7 +24,7 @@
 #include "kernel/static_key_table.h"
 
 #ifdef TALLY_HOST
-/* Host programs: no sites to patch, and nobody to serve while waiting. */
+/* Host programs: no sites to patch. */
 void (*host_jump_label_transform)(struct jump_entry *entries, unsigned int n,
 				  bool enable);
 
@@ -35,21 +35,11 @@ static void arch_jump_label_transform(struct jump_entry *entries,
 		host_jump_label_transform(entries, n, enable);
 }
 
-static void static_key_wait(void)
-{
-	cpu_relax();
-}
-#else
-#include "arch/x86_64/smp.h"
-
-static void static_key_wait(void)
-{
-	smp_call_function_poll();
-	cpu_relax();
-}
 #endif
 
-static spinlock_t static_key_lock = SPINLOCK_INIT;
+/* Polled: its waiters serve cross-CPU calls (spin_lock_polled), so the
+ * patching may wait for them while holding it. */
+static spinlock_t static_key_lock = SPINLOCK_INIT_POLLED;
 /* Set once the table is sorted and assigned: until then, no patching. */
 static bool static_key_table_ready;
 
@@ -57,10 +47,7 @@ static unsigned long static_key_lock_take(void)
 {
 	unsigned long flags = local_irq_save();
 
-	preempt_disable();
-	while (!arch_spin_trylock(&static_key_lock))
-		static_key_wait();
-	spin_debug_acquire(&static_key_lock);  /* as spin_lock does */
+	spin_lock_polled(&static_key_lock);
 	return flags;
 }
 

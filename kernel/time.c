@@ -31,7 +31,9 @@ uint64_t uptime_ms(void)
 /* Until the scheduler can put a task to sleep, msleep halts between ticks. */
 __attribute__((weak)) void msleep(unsigned int ms)
 {
-	uint64_t end = jiffies + ((uint64_t)ms * HZ + 999) / 1000;
+	/* One tick more: the current tick is already partly gone, and
+	 * "at least ms" must hold even if the next one comes at once. */
+	uint64_t end = jiffies + ((uint64_t)ms * HZ + 999) / 1000 + 1;
 	while (jiffies < end)
 		__asm__ volatile("sti\n\thlt" ::: "memory");
 }

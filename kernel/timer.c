@@ -39,7 +39,7 @@ void timer_add(struct timer *timer, uint64_t expires)
 	struct timer_base *base = this_base();
 	struct list_head *pos;
 
-	arch_spin_lock(&base->lock);
+	arch_spin_lock_checked(&base->lock);
 	timer->expires = expires;
 	timer->base = base;
 	/* Most timers expire after those already there: search from the end. */
@@ -47,7 +47,7 @@ void timer_add(struct timer *timer, uint64_t expires)
 		if (list_entry(pos, struct timer, node)->expires <= expires)
 			break;
 	__list_add(&timer->node, pos, pos->next);
-	arch_spin_unlock(&base->lock);
+	arch_spin_unlock_checked(&base->lock);
 	local_irq_restore(flags);
 }
 
@@ -60,11 +60,11 @@ bool timer_del(struct timer *timer)
 	if (!base)
 		return false;  /* never added */
 	flags = local_irq_save();
-	arch_spin_lock(&base->lock);
+	arch_spin_lock_checked(&base->lock);
 	pending = !list_empty(&timer->node);
 	if (pending)
 		list_del(&timer->node);
-	arch_spin_unlock(&base->lock);
+	arch_spin_unlock_checked(&base->lock);
 	local_irq_restore(flags);
 	return pending;
 }
@@ -79,7 +79,7 @@ void timer_run_expired(void)
 	    list_first_entry(&base->timers, struct timer, node)->expires > now)
 		return;  /* the common case, without the lock */
 	flags = local_irq_save();
-	arch_spin_lock(&base->lock);
+	arch_spin_lock_checked(&base->lock);
 	while (!list_empty(&base->timers)) {
 		struct timer *timer =
 			list_first_entry(&base->timers, struct timer, node);
@@ -89,6 +89,6 @@ void timer_run_expired(void)
 		list_del(&timer->node);
 		timer->fn(timer);
 	}
-	arch_spin_unlock(&base->lock);
+	arch_spin_unlock_checked(&base->lock);
 	local_irq_restore(flags);
 }

@@ -25,21 +25,18 @@ static const char slabinfo_header[] =
 	"<pagesperslab> : tunables <limit> <batchcount> <sharedfactor> : "
 	"slabdata <active_slabs> <num_slabs> <sharedavail>\n";
 
-int slabinfo_show(char *buf, size_t size)
+/*
+ * slabinfo_print - every record of /proc/slabinfo: the header (one record
+ * of two lines), then a line per cache. However many domains there are,
+ * the file is read whole, a piece at a time (kernel/ctlfs.h, "Long
+ * files"): a line is formatted only for the piece that keeps it.
+ */
+static void slabinfo_print(struct ctl_seq *seq)
 {
 	struct kmem_cache *c;
-	size_t len;
-	int n;
 
-	if (size == 0)
-		return 0;
-	n = snprintf(buf, size, "%s", slabinfo_header);
-	if (n < 0 || (size_t)n >= size) {
-		buf[0] = '\0';
-		return 0;
-	}
-	len = n;
-
+	if (!ctl_seq_printf(seq, "%s", slabinfo_header))
+		return;
 	/* Under slab_caches_lock, a child cache cannot be destroyed while
 	 * its line is printed. */
 	spin_lock(&slab_caches_lock);
@@ -47,28 +44,34 @@ int slabinfo_show(char *buf, size_t size)
 		struct slabinfo info;
 
 		get_slabinfo(c, &info);
-		n = snprintf(buf + len, size - len,
-			     "%-17s %6lu %6lu %6u %4u %4u : tunables %4u %4u %4u"
-			     " : slabdata %6lu %6lu %6lu\n",
-			     c->name, info.active_objs, info.num_objs,
-			     info.objsize, info.objperslab, info.pagesperslab,
-			     0u, 0u, 0u, info.active_slabs, info.num_slabs, 0ul);
-		if (n < 0 || (size_t)n >= size - len) {
-			buf[len] = '\0';  /* only whole lines */
+		if (!ctl_seq_printf(seq, "%-17s %6lu %6lu %6u %4u %4u : "
+				    "tunables %4u %4u %4u : slabdata %6lu "
+				    "%6lu %6lu\n",
+				    c->name, info.active_objs, info.num_objs,
+				    info.objsize, info.objperslab,
+				    info.pagesperslab, 0u, 0u, 0u,
+				    info.active_slabs, info.num_slabs, 0ul))
 			break;
-		}
-		len += n;
 	}
 	spin_unlock(&slab_caches_lock);
-	return (int)len;
 }
 
-static int slabinfo_read(struct ctl_node *file, char *buf, size_t size)
+int slabinfo_show(char *buf, size_t size)
 {
-	return slabinfo_show(buf, size);
+	struct ctl_seq seq;
+
+	ctl_seq_init(&seq, buf, size, 0);
+	slabinfo_print(&seq);
+	return (int)seq.len;
 }
 
-static const struct ctl_ops slabinfo_ops = {.read = slabinfo_read};
+static int slabinfo_seq_show(struct ctl_node *file, struct ctl_seq *seq)
+{
+	slabinfo_print(seq);
+	return 0;
+}
+
+static const struct ctl_ops slabinfo_ops = {.show = slabinfo_seq_show};
 
 void slabinfo_proc_init(struct ctl_node *proc)
 {

@@ -9,10 +9,10 @@
 #include <stddef.h>
 
 /*
- * slabinfo_show - the text of /proc/slabinfo into buf (NUL-terminated):
- * the two header lines, then one line per cache in creation order. Only
- * whole lines: a cache whose line does not fit is left out, and so are
- * the ones after it. Returns the length.
+ * slabinfo_show - the start of /proc/slabinfo into buf (NUL-terminated):
+ * the two header lines, then one line per cache in creation order, as
+ * many whole lines as fit (the first piece of the file, which the shell's
+ * cat reads to the end piece by piece). Returns the length.
  */
 int slabinfo_show(char *buf, size_t size);
 

@@ -42,6 +42,9 @@ struct cpu {
 	uint64_t gdt[7];           /* null, kcode, kdata, ucode32, udata, tss (2) */
 	struct tss tss;
 	void *scheduler;           /* per-CPU run queue (kernel/sched) */
+	/* Where the panic's NMI stopped this CPU (smp_report_stopped_cpus). */
+	uint64_t stopped_rip, stopped_rbp;
+	volatile bool stopped;
 } __attribute__((aligned(64)));
 
 extern struct cpu cpus[NR_CPUS];

@@ -62,12 +62,21 @@ _Noreturn void ap_main(unsigned int id)
 
 static void call_service(void)
 {
-	struct cpu *cpu = this_cpu();
-	if (!__atomic_load_n(&cpu->call_pending, __ATOMIC_ACQUIRE))
+	struct cpu *cpu;
+	unsigned long flags;
+
+	if (!__atomic_load_n(&this_cpu()->call_pending, __ATOMIC_ACQUIRE))
 		return;
-	__atomic_store_n(&cpu->call_pending, false, __ATOMIC_RELAXED);
-	call_fn(call_arg);
-	__atomic_fetch_sub(&call_remaining, 1, __ATOMIC_RELEASE);
+	/* A function runs with interrupts off, polled or not (a CPU parked
+	 * for text patching must run no handler meanwhile), and the call is
+	 * taken in one step: the IPI may arrive while a waiter polls. */
+	flags = local_irq_save();
+	cpu = this_cpu();
+	if (__atomic_exchange_n(&cpu->call_pending, false, __ATOMIC_ACQUIRE)) {
+		call_fn(call_arg);
+		__atomic_fetch_sub(&call_remaining, 1, __ATOMIC_RELEASE);
+	}
+	local_irq_restore(flags);
 }
 
 void smp_call_function_poll(void)
@@ -87,15 +96,72 @@ static void reschedule_interrupt(struct trap_frame *frame)
 
 static void nmi_stop(struct trap_frame *frame)
 {
-	/* Another CPU panicked: stop here, quietly. */
+	struct cpu *cpu = this_cpu();
+
+	/* Another CPU panicked: say where this one was (the panicking CPU
+	 * prints it: smp_report_stopped_cpus), and stop here, quietly. */
+	cpu->stopped_rip = frame->rip;
+	cpu->stopped_rbp = frame->rbp;
+	__atomic_store_n(&cpu->stopped, true, __ATOMIC_RELEASE);
 	for (;;)
 		__asm__ volatile("cli\n\thlt");
+}
+
+void smp_report_stopped_cpus(void)
+{
+	unsigned int self = smp_processor_id();
+
+	for (unsigned int i = 0; i < nr_cpus; i++) {
+		struct cpu *cpu = &cpus[i];
+
+		if (i == self || !cpu->online)
+			continue;
+		/* The NMI went out when the panic began; give it 100 ms. */
+		for (int ms = 0; ms < 100 && !__atomic_load_n(&cpu->stopped,
+							      __ATOMIC_ACQUIRE);
+		     ms++)
+			udelay(1000);
+		if (!cpu->stopped) {
+			printk("cpu %u: did not stop (no NMI taken)\n", i);
+			continue;
+		}
+		printk("cpu %u was stopped at:\n", i);
+		print_backtrace(cpu->stopped_rip, cpu->stopped_rbp);
+	}
+}
+
+/* wait_for_answers - until every other CPU has run fn. In the debug
+ * build, a CPU that has not answered in 20 s is a deadlock: name it. */
+static void wait_for_answers(void (*fn)(void *))
+{
+#ifdef CONFIG_DEBUG_LOCKS
+	struct lock_debug_wait wait = {0};
+#endif
+
+	while (__atomic_load_n(&call_remaining, __ATOMIC_ACQUIRE) > 0) {
+		cpu_relax();
+#ifdef CONFIG_DEBUG_LOCKS
+		if (!lock_debug_waited_too_long(&wait))
+			continue;
+		lock_debug_off();
+		for (unsigned int i = 0; i < nr_cpus; i++)
+			if (cpus[i].online && cpus[i].call_pending)
+				printk("smp_call_function_all: cpu %u has not "
+				       "answered\n", i);
+		panic("smp_call_function_all: CPU %u has waited %d s for the "
+		      "other CPUs to run %p (rule: every CPU answers a "
+		      "cross-CPU call soon; one spinning with interrupts off "
+		      "does not: see where each CPU is below)",
+		      smp_processor_id(), LOCK_DEBUG_STUCK_SECONDS, (void *)fn);
+#endif
+	}
 }
 
 void smp_call_function_all(void (*fn)(void *), void *arg)
 {
 	unsigned long flags = local_irq_save();
 
+	spin_debug_cross_call(__builtin_return_address(0));
 	/* Not spin_lock: a CPU waiting here with interrupts off must keep
 	 * serving the caller that holds the lock, or both wait forever. */
 	while (!arch_spin_trylock(&call_lock)) {
@@ -121,8 +187,7 @@ void smp_call_function_all(void (*fn)(void *), void *arg)
 	if (others)
 		lapic_send_ipi_others(VECTOR_CALL_FUNC);
 	fn(arg);
-	while (__atomic_load_n(&call_remaining, __ATOMIC_ACQUIRE) > 0)
-		cpu_relax();
+	wait_for_answers(fn);
 	spin_unlock(&call_lock);
 	local_irq_restore(flags);
 }

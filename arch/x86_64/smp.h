@@ -20,6 +20,11 @@ void smp_send_reschedule(unsigned int cpu);
  */
 void smp_call_function_poll(void);
 
+/* smp_report_stopped_cpus - during a panic, after the panicking CPU's own
+ * report: where the panic's NMI stopped each other CPU, as a backtrace
+ * (a deadlock's report then shows every party to it). */
+void smp_report_stopped_cpus(void);
+
 /* cpu_idle_loop - what a CPU does when it has nothing else: the scheduler
  * provides it (kernel/sched.c); the default halts. Never returns. */
 _Noreturn void cpu_idle_loop(void);

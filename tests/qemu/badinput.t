@@ -16,8 +16,6 @@ use Tally;
 my $t = Tally->boot(smp => 2, mem => '256M', timeout => 900);
 is($t->prompt(60), '/', 'prompt') or BAIL_OUT('no prompt');
 
-sub file { my $v = $t->cmd("cat $_[0]"); return defined $v ? $v : '' }
-
 # refused(ENAME, command...) - each command answers exactly one line
 # "error: ENAME: <explanation>".
 sub refused {
@@ -33,18 +31,18 @@ sub refused {
 $t->cmd('mkdir /cgroup/A');
 is($t->cmd('echo 1M > /cgroup/A/memory.limit_in_bytes'), '', 'A: limit 1M');
 is($t->cmd('echo 512K > /cgroup/A/memory.kmem.limit_in_bytes'), '', 'A: kmem limit 512K');
-my ($pid) = ($t->cmd('run /cgroup/A spin') // '') =~ /^pid (\d+)$/;
+my $pid = $t->run_pid('/cgroup/A spin');
 ok($pid, 'a spin task in A');
 my $tree = $t->cmd('ls /cgroup');
 my $ps = $t->cmd('ps');
-my $stat = file('/cgroup/A/memory.stat');
+my $stat = $t->file('/cgroup/A/memory.stat');
 
 sub unchanged {
 	my ($what) = @_;
-	is(file('/cgroup/A/memory.limit_in_bytes'), '1048576', "after $what: A's limit reads back 1M");
-	is(file('/cgroup/A/memory.kmem.limit_in_bytes'), '524288', "after $what: A's kmem limit reads back 512K");
-	is(file('/cgroup/A/memory.use_hierarchy'), '0', "after $what: use_hierarchy 0");
-	is(file('/cgroup/A/tasks'), $pid, "after $what: A's tasks are the spin task");
+	is($t->file('/cgroup/A/memory.limit_in_bytes'), '1048576', "after $what: A's limit reads back 1M");
+	is($t->file('/cgroup/A/memory.kmem.limit_in_bytes'), '524288', "after $what: A's kmem limit reads back 512K");
+	is($t->file('/cgroup/A/memory.use_hierarchy'), '0', "after $what: use_hierarchy 0");
+	is($t->file('/cgroup/A/tasks'), $pid, "after $what: A's tasks are the spin task");
 	is($t->cmd('ls /cgroup'), $tree, "after $what: the tree is the same");
 	is($t->cmd('pwd'), '/', "after $what: the current directory is /");
 	my @now = map { (split ' ')[0] } grep { /^\d/ } split /\n/, $t->cmd('ps') // '';
@@ -118,10 +116,10 @@ refused('EINVAL',
 	'echo x > /proc/sys/debug_check_on_free', 'echo x > /proc/fail_page_alloc',
 	'cat /cgroup/cgroup.kill', 'cat /cgroup/A/memory.force_empty');
 refused('ESRCH', 'echo 30000 > /cgroup/A/tasks');
-is(file('/proc/sys/debug_check_on_free'), '0', 'debug_check_on_free still 0');
-is(file('/proc/fail_page_alloc'), '0', 'fail_page_alloc still 0');
-is(file('/cgroup/A/memory.oom_control'), "oom_kill_disable 0\nunder_oom 0", 'oom_control unchanged');
-is(file('/cgroup/A/memory.stat'), $stat, 'memory.stat unchanged');
+is($t->file('/proc/sys/debug_check_on_free'), '0', 'debug_check_on_free still 0');
+is($t->file('/proc/fail_page_alloc'), '0', 'fail_page_alloc still 0');
+is($t->file('/cgroup/A/memory.oom_control'), "oom_kill_disable 0\nunder_oom 0", 'oom_control unchanged');
+is($t->file('/cgroup/A/memory.stat'), $stat, 'memory.stat unchanged');
 unchanged('bad values');
 
 # --- lines: too long, control bytes -------------------------------------------------

@@ -62,7 +62,7 @@ note('worker rate against before the bomb: ' . join(' ', map { "$_->{rate}%" } @
 
 ok(defined $t->wait_for(qr/run \/cgroup\/good worker 1\r?\npid \d+/, 60),
 	'a fork in another domain works while the bomb is at its limit');
-my ($ms, $diff, $dying) = $t->wait_for(qr/demo: bomb killed and removed in (\d+) ms; MemFree \d+ kB, before the bomb \d+ kB \(([-+]\d+) pages\); nr_dying_descendants (\d+)/, 120);
+my ($ms, $diff, $dying) = $t->wait_for(qr/demo: bomb killed and removed in (\d+) ms; MemFree \d+ kB, before the bomb \d+ kB \(([-+]\d+) pages\); nr_dying_descendants (\d+)(?=\r?\n)/, 120);
 ok(defined $diff, 'demo stop: bomb killed and removed');
 cmp_ok(abs($diff // 1e9), '<=', 64, 'MemFree back to within 64 pages (256 KiB) of before the bomb');
 note("MemFree difference after the bomb: $diff pages; killed and removed in $ms ms") if defined $diff;

@@ -14,16 +14,10 @@ use lib "$FindBin::Bin/lib";
 use Test::More;
 use Tally;
 
-sub meminfo_kb {
-	my ($t, $field) = @_;
-	my $m = $t->cmd('cat /proc/meminfo') // '';
-	return $m =~ /^\Q$field\E:\s+(\d+) kB$/m ? $1 : undef;
-}
-
 # The same CPUs and memory without a NUMA topology: MemTotal to compare.
 my $flat = Tally->boot(smp => 4, mem => '1G', name => 'numa-flat');
 is($flat->prompt(60), '/', 'flat machine: prompt') or BAIL_OUT('no prompt: ' . $flat->transcript);
-my $flat_total = meminfo_kb($flat, 'MemTotal');
+my $flat_total = $flat->meminfo_kb('MemTotal');
 my $flat_buddy = $flat->cmd('cat /proc/buddyinfo') // '';
 is(scalar(() = $flat_buddy =~ /^Node /mg), 1, 'flat machine: one Node line in /proc/buddyinfo');
 like($flat->cmd('cat /proc/numa') // '', qr/\Aavailable: 1 nodes \(0-0\)\nnode 0 cpus: 0 1 2 3\n/,
@@ -48,10 +42,10 @@ ok(($size{1} // 0) >= 500 && $size{1} <= 512, "node 1 size $size{1} MB: about 51
 	or diag($numa);
 
 # --- /proc/buddyinfo and /proc/meminfo ----------------------------------------
-my $total = meminfo_kb($t, 'MemTotal');
+my $total = $t->meminfo_kb('MemTotal');
 is($total, $flat_total, "MemTotal $total kB: the same as without NUMA");
 my $buddy = $t->cmd('cat /proc/buddyinfo') // '';
-my $free = meminfo_kb($t, 'MemFree');
+my $free = $t->meminfo_kb('MemFree');
 my @lines = $buddy =~ /^(Node \d+, zone +Normal(?: +\d+){11} *)$/mg;
 is(scalar @lines, 2, 'buddyinfo: two lines in Linux format') or diag($buddy);
 like($lines[0] // '', qr/^Node 0, zone   Normal /, 'the first is node 0');

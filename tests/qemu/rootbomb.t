@@ -17,13 +17,7 @@ use Tally;
 my $t = Tally->boot(smp => 2, mem => '128M', timeout => 900);
 is($t->prompt(60), '/', 'prompt') or BAIL_OUT('no prompt');
 
-sub meminfo {
-	my $m = $t->cmd('cat /proc/meminfo', 60) // '';
-	my %v = $m =~ /^(\w+):\s+(\d+) kB$/mg;
-	return \%v;
-}
-
-my $before = meminfo();
+my $before = $t->meminfo(60);
 my $total = $before->{MemTotal};
 ok($before->{MemFree} > 100 * 1024, "MemFree $before->{MemFree} kB before the bomb");
 
@@ -34,7 +28,7 @@ like($t->cmd('run /cgroup forkbomb'), qr/^pid \d+$/, 'a forkbomb in the root dom
 my ($low, $last, $steady) = (1e12, -1, 0);
 my $deadline = time + 300 * Tally->scale;
 while (time < $deadline) {
-	my $free = meminfo()->{MemFree} // -1;
+	my $free = $t->meminfo(60)->{MemFree} // -1;
 	last if $free < 0;
 	$low = $free if $free < $low;
 	$steady = ($free == $last || $free < $total / 100) ? $steady + 1 : 0;
@@ -65,7 +59,7 @@ is($t->cmd('echo 1 > /cgroup/cgroup.kill', 120), '', 'echo 1 > /cgroup/cgroup.ki
 my $after = -1;
 $deadline = time + 120 * Tally->scale;
 while (time < $deadline) {
-	$after = meminfo()->{MemFree} // -1;
+	$after = $t->meminfo(60)->{MemFree} // -1;
 	last if abs($after - $before->{MemFree}) <= 256;
 	$t->cmd('sleep 500', 60);
 }

@@ -6,43 +6,23 @@
 # kmem, exactly); the 2012 cover letter's `while true; do mkdir x; cd x;
 # done` (mkdirloop) stopped at a 4M kmem limit with the rest of the machine
 # unaffected, and `rm -r` giving every page back; and a domain removed while
-# its child caches hold objects, dying until they are freed. MemFree and
-# `check` before and after.
+# its child caches hold objects, dying until they are freed; a
+# /proc/slabinfo of 24 domains' child caches, longer than one 8 KiB read,
+# printed whole. MemFree and `check` before and after.
 use strict;
 use warnings;
 use FindBin;
 use lib "$FindBin::Bin/lib";
 use Test::More;
-use Time::HiRes qw(sleep time);
 use Tally;
 
 my $t = Tally->boot(smp => 2, mem => '512M', timeout => 900);
 is($t->prompt(60), '/', 'prompt') or BAIL_OUT('no prompt: ' . $t->transcript);
-my $scale = Tally::scale();
 
-sub file { my $v = $t->cmd("cat $_[0]", 60); return defined $v ? $v : '' }
-sub memfree_kb { return file('/proc/meminfo') =~ /^MemFree:\s+(\d+) kB$/m ? $1 : undef }
-sub dying { return file('/cgroup/cgroup.stat') =~ /^nr_dying_descendants (\d+)$/m ? $1 : -1 }
-sub stat_of {
-	my ($dir, $name) = @_;
-	return file("$dir/memory.stat") =~ /^\Q$name\E (\d+)$/m ? $1 : undef;
-}
-sub check_ok { like(scalar($t->cmd('check', 60)) // '', qr/^check: ok$/, "check: ok $_[0]") }
-sub run {
-	my ($line) = @_;
-	my $out = $t->cmd("run $line");
-	return defined $out && $out =~ /^pid (\d+)$/ ? $1 : undef;
-}
-sub until_true {
-	my ($secs, $f) = @_;
-	my $end = time + $secs * $scale;
-	my $v;
-	while (1) {
-		$v = $f->();
-		return $v if $v || time > $end || !$t->alive;
-		sleep 0.2;
-	}
-}
+# The timeout of each file this test reads ($t->file, $t->stat_of, ...,
+# Tally.pm), in seconds.
+my $T = 60;
+
 # ps_row(pid) - [state, work] of a task, or undef.
 sub ps_row {
 	my ($pid) = @_;
@@ -57,7 +37,7 @@ sub ps_row {
 # from /proc/slabinfo, or undef if a line is not in Linux's format.
 my $LINE_RE = qr/^(\S+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+) : tunables\s+\d+\s+\d+\s+\d+ : slabdata\s+(\d+)\s+(\d+)\s+\d+$/;
 sub slabinfo {
-	my @l = split /\n/, file('/proc/slabinfo');
+	my @l = split /\n/, $t->file('/proc/slabinfo', $T);
 	return undef unless @l >= 2 && $l[0] eq 'slabinfo - version: 2.1'
 		&& $l[1] eq '# name            <active_objs> <num_objs> <objsize> <objperslab> <pagesperslab> : tunables <limit> <batchcount> <sharedfactor> : slabdata <active_slabs> <num_slabs> <sharedavail>';
 	my %c;
@@ -69,14 +49,14 @@ sub slabinfo {
 	return \%c;
 }
 
-my $free0 = memfree_kb();
+my $free0 = $t->memfree_kb($T);
 ok(defined $free0, 'MemFree readable');
 
 # --- /proc/slabinfo -------------------------------------------------------------
 {
 	my $si = slabinfo();
 	ok($si, '/proc/slabinfo: the 2.1 header and every line in Linux\'s format')
-		or diag(file('/proc/slabinfo'));
+		or diag($t->file('/proc/slabinfo', $T));
 	ok($si && $si->{task_struct} && $si->{tmpfs_inode} && $si->{'kmalloc-128'},
 		'task_struct, tmpfs_inode and the kmalloc caches are listed');
 	ok($si && !grep(/\(/, keys %$si), 'no child cache before any domain allocates');
@@ -118,7 +98,7 @@ ok(defined $free0, 'MemFree readable');
 	my $n = 10;
 	$t->cmd('mkdir /cgroup/F');
 	$t->cmd('echo 64M > /cgroup/F/memory.kmem.limit_in_bytes');
-	my @pids = grep { defined } map { run('F spin') } 1 .. $n;
+	my @pids = grep { defined } map { $t->run_pid('F spin') } 1 .. $n;
 	is(scalar @pids, $n, "$n spin tasks in /cgroup/F");
 	my $si = slabinfo();
 	my $c = $si && $si->{'task_struct(F)'};
@@ -129,44 +109,44 @@ ok(defined $free0, 'MemFree readable');
 	is($c->{slabs}, $slabs, "in ceil($n / $c->{perslab}) = $slabs slabs: no other domain's objects, no spare slab");
 	# kmem = N stacks + the slabs of their task structs, to the byte
 	my $want = $n * 16384 + $slabs * $c->{pages} * 4096;
-	is(file('/cgroup/F/memory.kmem.usage_in_bytes'), $want,
+	is($t->file('/cgroup/F/memory.kmem.usage_in_bytes', $T), $want,
 		"kmem usage = $n x 16384 + $slabs x $c->{pages} x 4096 = $want");
-	is(stat_of('/cgroup/F', 'kernel_stack'), $n * 16384, 'memory.stat kernel_stack: the stacks');
-	is(stat_of('/cgroup/F', 'slab'), $slabs * $c->{pages} * 4096, 'memory.stat slab: the task-struct slabs');
-	is((stat_of('/cgroup/F', 'kernel_stack') // 0) + (stat_of('/cgroup/F', 'slab') // 0),
-		stat_of('/cgroup/F', 'kmem'), 'kernel_stack + slab = kmem');
-	is(stat_of('/cgroup', 'total_slab') >= stat_of('/cgroup/F', 'slab') ? 1 : 0, 1,
+	is($t->stat_of('/cgroup/F', 'kernel_stack', $T), $n * 16384, 'memory.stat kernel_stack: the stacks');
+	is($t->stat_of('/cgroup/F', 'slab', $T), $slabs * $c->{pages} * 4096, 'memory.stat slab: the task-struct slabs');
+	is(($t->stat_of('/cgroup/F', 'kernel_stack', $T) // 0) + ($t->stat_of('/cgroup/F', 'slab', $T) // 0),
+		$t->stat_of('/cgroup/F', 'kmem', $T), 'kernel_stack + slab = kmem');
+	is($t->stat_of('/cgroup', 'total_slab', $T) >= $t->stat_of('/cgroup/F', 'slab', $T) ? 1 : 0, 1,
 		'the root\'s total_slab includes F\'s');
-	check_ok('with the tasks');
+	$t->check_ok('with the tasks');
 	is($t->cmd('echo 1 > /cgroup/F/cgroup.kill'), '', 'cgroup.kill');
-	ok(until_true(30, sub { file('/cgroup/F/memory.kmem.usage_in_bytes') eq '0' }),
+	ok($t->until_true(30, sub { $t->file('/cgroup/F/memory.kmem.usage_in_bytes', $T) eq '0' }),
 		'every stack and task struct freed: kmem usage 0');
 	$si = slabinfo();
 	is($si && $si->{'task_struct(F)'} && $si->{'task_struct(F)'}{slabs}, 0, 'task_struct(F) keeps no slab');
 	is($t->cmd('rmdir /cgroup/F'), '', 'rmdir F');
-	is(dying(), 0, 'F is freed at once (nr_dying_descendants 0)');
+	is($t->dying($T), 0, 'F is freed at once (nr_dying_descendants 0)');
 	$si = slabinfo();
 	ok($si && !$si->{'task_struct(F)'}, 'its child cache went with it');
 }
 
 # --- mkdirloop under a 4M kmem limit ----------------------------------------------
 {
-	my $free = memfree_kb();
+	my $free = $t->memfree_kb($T);
 	$t->cmd('mkdir /cgroup/D');
 	is($t->cmd('echo 4M > /cgroup/D/memory.kmem.limit_in_bytes'), '', 'kmem limit 4M on /cgroup/D');
-	my $pid = run('D mkdirloop');
+	my $pid = $t->run_pid('D mkdirloop');
 	ok($pid, 'run D mkdirloop');
-	my $row = until_true(120, sub { my $r = ps_row($pid); $r && $r->[0] eq 'Z' ? $r : undef });
+	my $row = $t->until_true(120, sub { my $r = ps_row($pid); $r && $r->[0] eq 'Z' ? $r : undef });
 	ok($row, 'mkdirloop stops (exits) at the first ENOMEM');
 	my $made = $row ? $row->[1] : 0;
 	cmp_ok($made, '>', 1000, "it made $made directories");
 	my $limit = 4 * 1024 * 1024;
-	my $max = file('/cgroup/D/memory.kmem.max_usage_in_bytes');
+	my $max = $t->file('/cgroup/D/memory.kmem.max_usage_in_bytes', $T);
 	cmp_ok($max, '<=', $limit, "kmem usage never above 4M (max_usage $max)");
 	# it stopped when one more slab page did not fit
 	cmp_ok($max, '>', $limit - 4096, 'it stopped within a page of the limit');
-	cmp_ok(file('/cgroup/D/memory.kmem.failcnt'), '>=', 1, 'kmem.failcnt counts the refusal');
-	is(file('/cgroup/D/memory.failcnt'), '0', 'the user counter never refused');
+	cmp_ok($t->file('/cgroup/D/memory.kmem.failcnt', $T), '>=', 1, 'kmem.failcnt counts the refusal');
+	is($t->file('/cgroup/D/memory.failcnt', $T), '0', 'the user counter never refused');
 	my $si = slabinfo();
 	ok($si && $si->{'tmpfs_inode(D)'} && $si->{'kmalloc-128(D)'},
 		'/proc/slabinfo shows the child caches tmpfs_inode(D) and kmalloc-128(D)');
@@ -177,60 +157,132 @@ ok(defined $free0, 'MemFree readable');
 	is($t->cmd('ls /tmp/x/x/x/x'), 'x', 'the chain goes on: ls /tmp/x/x/x/x');
 
 	# the rest of the machine is unaffected
-	my $e = do { $t->cmd('mkdir /cgroup/E'); $t->cmd('echo 4M > /cgroup/E/memory.kmem.limit_in_bytes'); run('E spin') };
+	my $e = do { $t->cmd('mkdir /cgroup/E'); $t->cmd('echo 4M > /cgroup/E/memory.kmem.limit_in_bytes'); $t->run_pid('E spin') };
 	ok($e, 'another domain still forks');
 	is($t->cmd('mkdir /tmp/other'), '', 'the shell still makes directories in /tmp');
 	is($t->cmd('rmdir /tmp/other'), '', 'and removes them');
-	my $mid = memfree_kb();
+	my $mid = $t->memfree_kb($T);
 	cmp_ok($free - $mid, '<=', 4096 + 512, 'MemFree fell by about the 4M limit, no more ('
 		. ($free - $mid) . ' kB)');
-	check_ok('at the limit');
+	$t->check_ok('at the limit');
 	$t->cmd("kill $e");
 	$t->cmd("wait $e", 30);
 
 	# removing the domain: it stays dying while its directories exist
 	is($t->cmd("wait $pid", 30), '', 'reap mkdirloop');
 	is($t->cmd('rmdir /cgroup/D'), '', 'rmdir D while its directories hold kernel memory');
-	is(dying(), 1, 'D is dying (nr_dying_descendants 1)');
+	is($t->dying($T), 1, 'D is dying (nr_dying_descendants 1)');
 	$si = slabinfo();
 	ok($si && $si->{'tmpfs_inode(D)'}, 'its child caches still hold the directories');
 	is($t->cmd('rm -r /tmp/x', 120), '', 'rm -r /tmp/x');
 	is($t->cmd('ls /tmp'), '', '/tmp is empty');
-	ok(until_true(10, sub { dying() == 0 }), 'every page given back: D is freed (nr_dying_descendants 0)');
+	ok($t->until_true(10, sub { $t->dying($T) == 0 }), 'every page given back: D is freed (nr_dying_descendants 0)');
 	$si = slabinfo();
 	ok($si && !grep(/\(D\)$/, keys %$si), 'D\'s child caches are gone');
-	my $after = memfree_kb();
+	my $after = $t->memfree_kb($T);
 	ok(defined $after && abs($free - $after) <= 256, 'MemFree back to within 256 KiB')
 		or diag("MemFree before $free kB, after $after kB");
 	is($t->cmd('rmdir /cgroup/E'), '', 'rmdir E');
-	check_ok('after rm -r');
+	$t->check_ok('after rm -r');
 }
 
 # --- a domain dies while a child cache still holds an object ----------------------
 {
 	$t->cmd('mkdir /cgroup/Z');
 	$t->cmd('echo 8M > /cgroup/Z/memory.kmem.limit_in_bytes');
-	my $pid = run('Z spin');
+	my $pid = $t->run_pid('Z spin');
 	ok($pid, 'a spin task in /cgroup/Z');
 	is($t->cmd("kill $pid"), '', 'kill it: a zombie until waited for');
-	ok(until_true(10, sub { my $r = ps_row($pid); $r && $r->[0] eq 'Z' }), 'it is a zombie');
-	ok(until_true(10, sub { (stat_of('/cgroup/Z', 'kernel_stack') // 1) == 0 }), 'its stack is freed');
+	ok($t->until_true(10, sub { my $r = ps_row($pid); $r && $r->[0] eq 'Z' }), 'it is a zombie');
+	ok($t->until_true(10, sub { ($t->stat_of('/cgroup/Z', 'kernel_stack', $T) // 1) == 0 }), 'its stack is freed');
 	my $si = slabinfo();
 	is($si && $si->{'task_struct(Z)'} && $si->{'task_struct(Z)'}{active}, 1,
 		'its struct task is still in task_struct(Z)');
 	is($t->cmd('rmdir /cgroup/Z'), '', 'rmdir Z');
 	ok(!grep({ $_ eq 'Z' } split /\n/, $t->cmd('ls /cgroup') // ''), 'Z is gone from the tree');
-	is(dying(), 1, 'Z is dying: nr_dying_descendants 1');
+	is($t->dying($T), 1, 'Z is dying: nr_dying_descendants 1');
 	$t->cmd('sleep 500');
-	is(dying(), 1, 'and stays dying while the object lives');
+	is($t->dying($T), 1, 'and stays dying while the object lives');
 	is($t->cmd("wait $pid", 30), '', 'wait: the struct task is freed');
-	ok(until_true(10, sub { dying() == 0 }), 'Z disappears: nr_dying_descendants 0');
+	ok($t->until_true(10, sub { $t->dying($T) == 0 }), 'Z disappears: nr_dying_descendants 0');
 	$si = slabinfo();
 	ok($si && !$si->{'task_struct(Z)'}, 'task_struct(Z) is gone');
-	check_ok('after the dying domain');
+	$t->check_ok('after the dying domain');
 }
 
-my $free1 = memfree_kb();
+# --- a /proc/slabinfo longer than one read ----------------------------------------
+# 24 domains, each with three child caches: a mkdirloop under a 64K kmem
+# limit, in a directory of its own, leaves task_struct(d) (the zombie's
+# struct task), tmpfs_inode(d) and kmalloc-128(d) (its directories). Their
+# 72 lines and the root caches' are well past the shell's 8 KiB buffer:
+# cat reads the file in pieces, and every line must be there, once, whole.
+{
+	my $n = 24;
+	my @doms = map { sprintf('long_slabinfo_%02d', $_) } 1 .. $n;
+	my $free = $t->memfree_kb($T);
+	my %pid;
+	for my $d (@doms) {
+		$t->cmd("mkdir /cgroup/$d");
+		$t->cmd("echo 64K > /cgroup/$d/memory.kmem.limit_in_bytes");
+		$t->cmd("mkdir /tmp/$d");
+		$pid{$d} = $t->run_pid("$d mkdirloop /tmp/$d");
+	}
+	is(scalar(grep { defined } values %pid), $n, "$n mkdirloops, one per domain");
+	# ps_all() - { pid => [state, work] } of every task.
+	my $ps_all = sub {
+		my %r;
+		for (split /\n/, $t->cmd('ps', 60) // '') {
+			my @f = split ' ';
+			$r{$f[0]} = [$f[3], $f[5]] if @f == 6 && $f[0] =~ /^\d+$/;
+		}
+		return \%r;
+	};
+	my $rows = $t->until_true(120, sub {
+		my $r = $ps_all->();
+		(grep { !$r->{$_} || $r->{$_}[0] ne 'Z' } grep { defined } values %pid) ? undef : $r });
+	ok($rows, 'each stops (exits) at its kmem limit');
+	$rows //= {};
+
+	my $text = $t->file('/proc/slabinfo', $T);
+	cmp_ok(length $text, '>', 8192, 'slabinfo is longer than 8 KiB (' . length($text) . ' bytes)');
+	my @lines = split /\n/, $text;
+	my $si = slabinfo();
+	ok($si, 'every line in Linux\'s format: none cut') or diag($text);
+	like($lines[-1] // '', $LINE_RE, 'it ends with a whole cache line');
+	is(scalar(@lines), 2 + scalar(keys %{$si // {}}), 'each cache once: no line repeated');
+	my @missing;
+	for my $d (@doms) {
+		for my $c ('task_struct', 'tmpfs_inode', 'kmalloc-128') {
+			push @missing, "$c($d)" unless $si && $si->{"$c($d)"};
+		}
+	}
+	is(scalar(@missing), 0, "all ${\ (3 * $n)} child caches of the $n domains are listed")
+		or diag('missing: ' . join(' ', @missing));
+	my @wrong = grep {
+		my $w = $pid{$_} && $rows->{$pid{$_}} ? $rows->{$pid{$_}}[1] : -1;
+		!($si && $si->{"tmpfs_inode($_)"} && $si->{"tmpfs_inode($_)"}{active} == $w && $w > 0)
+	} @doms;
+	is(scalar(@wrong), 0, 'each tmpfs_inode(d) holds the directories its mkdirloop made')
+		or diag('wrong: ' . join(' ', @wrong));
+	ok($si && $si->{"task_struct($doms[-1])"} && $si->{'task_struct'},
+		'the root caches are listed too');
+
+	for my $d (@doms) {
+		$t->cmd("wait $pid{$d}", 30) if $pid{$d};
+		$t->cmd("rm -r /tmp/$d", 120);
+		$t->cmd("rmdir /cgroup/$d");
+	}
+	ok($t->until_true(30, sub { $t->dying($T) == 0 }), 'every domain freed (nr_dying_descendants 0)');
+	$si = slabinfo();
+	ok($si && !grep(/\(long_slabinfo_\d+\)$/, keys %$si), 'their child caches are gone');
+	cmp_ok(length($t->file('/proc/slabinfo', $T)), '<', 8192, 'slabinfo is short again');
+	my $after = $t->memfree_kb($T);
+	ok(defined $free && defined $after && abs($free - $after) <= 256, 'MemFree back to within 256 KiB')
+		or diag("MemFree before $free kB, after $after kB");
+	$t->check_ok('after the long slabinfo');
+}
+
+my $free1 = $t->memfree_kb($T);
 ok(defined $free1 && abs($free0 - $free1) <= 256, 'MemFree at the end within 256 KiB of the start')
 	or diag("MemFree at the start $free0 kB, at the end $free1 kB");
 is($t->poweroff(60), 1, 'poweroff');

@@ -78,6 +78,14 @@ static int fail_write(struct ctl_node *file, const char *value)
 	return -ENOSPC;
 }
 
+static int long_show(struct ctl_node *file, struct ctl_seq *seq)
+{
+	for (int i = 1; i <= HOST_LONG_LINES; i++)
+		if (!ctl_seq_printf(seq, "line %d of %d\n", i, HOST_LONG_LINES))
+			break;
+	return 0;
+}
+
 static const struct ctl_ops value_ops = {.read = value_read,
 					 .write = value_write};
 static const struct ctl_ops size_ops = {.read = size_read,
@@ -88,6 +96,7 @@ static const struct ctl_ops empty_ops = {.read = empty_read};
 static const struct ctl_ops noline_ops = {.read = noline_read};
 static const struct ctl_ops fail_ops = {.read = fail_read,
 					.write = fail_write};
+static const struct ctl_ops long_ops = {.show = long_show};
 
 static int domain_mkdir(struct ctl_node *dir, const char *name);
 static int domain_rmdir(struct ctl_node *dir);
@@ -137,6 +146,7 @@ struct ctl_node *host_ctltree_create(void)
 		ctl_create_file(d, "noline", &noline_ops, NULL);
 		ctl_create_file(d, "fail", &fail_ops, NULL);
 		ctl_create_dir(d, "cg", &cg_ops, NULL);
+		ctl_create_file(d, "long", &long_ops, NULL);
 	}
 	ctl_unlock();
 	return d;

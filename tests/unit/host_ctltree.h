@@ -14,11 +14,16 @@
  *     cg/                  mkdir makes a "domain": a directory with a file
  *                          "limit" (a size) that can hold domains in turn;
  *                          rmdir of a domain with domains in it is EBUSY
+ *     long                 a long file (a show handler): HOST_LONG_LINES
+ *                          lines "line N of HOST_LONG_LINES", about twice
+ *                          CTL_READ_MAX
  */
 #ifndef TESTS_UNIT_HOST_CTLTREE_H
 #define TESTS_UNIT_HOST_CTLTREE_H
 
 struct ctl_node;
+
+#define HOST_LONG_LINES 1000
 
 /* host_ctltree_create - build /test (kmalloc must work: host_mem_init). */
 struct ctl_node *host_ctltree_create(void);

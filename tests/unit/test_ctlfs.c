@@ -180,7 +180,8 @@ static void test_create_rules(void **state)
 static void test_children_in_creation_order(void **state)
 {
 	static const char *const names[] = {"value", "size", "ro", "wo",
-					    "empty", "noline", "fail", "cg"};
+					    "empty", "noline", "fail", "cg",
+					    "long"};
 	struct ctl_node *c = ctl_first_child(node_at("/test"));
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
@@ -372,7 +373,7 @@ static void test_list(void **state)
 	assert_int_equal(ctl_list("/", buf, sizeof(buf), why), 5);
 	assert_string_equal(buf, "test\n");
 	ctl_list("/test", buf, sizeof(buf), why);
-	assert_string_equal(buf, "value\nsize\nro\nwo\nempty\nnoline\nfail\ncg\n");
+	assert_string_equal(buf, "value\nsize\nro\nwo\nempty\nnoline\nfail\ncg\nlong\n");
 	/* a file lists as its name */
 	assert_int_equal(ctl_list("/test/cg/../ro", buf, sizeof(buf), why), 3);
 	assert_string_equal(buf, "ro\n");
@@ -381,6 +382,155 @@ static void test_list(void **state)
 	assert_string_equal(buf, "value\nsize\nro\n...\n");
 	assert_int_equal(ctl_list("/test", buf, 4, why), -EINVAL);
 	assert_int_equal(ctl_list("/nothing", buf, sizeof(buf), why), -ENOENT);
+}
+
+/* long_text - the whole text of /test/long. */
+static const char *long_text(void)
+{
+	static char text[HOST_LONG_LINES * 24];
+	size_t len = 0;
+
+	for (int i = 1; i <= HOST_LONG_LINES; i++)
+		len += snprintf(text + len, sizeof(text) - len, "line %d of %d\n",
+				i, HOST_LONG_LINES);
+	return text;
+}
+
+/* read_all - ctl_read_at piece after piece (buffers of size bytes) until
+ * an empty one; the pieces, joined; each must end with a whole line. */
+static const char *read_all(const char *path, size_t size, int *pieces)
+{
+	static char all[HOST_LONG_LINES * 24];
+	char buf[CTL_READ_MAX], why[CTL_WHY_MAX];
+	size_t pos = 0, len = 0, last = 0;
+	int ret;
+
+	assert_true(size <= sizeof(buf));
+	*pieces = 0;
+	while ((ret = ctl_read_at(path, &pos, buf, size, why)) > 0) {
+		assert_int_equal(ret, strlen(buf));
+		assert_int_equal(buf[ret - 1], '\n');
+		assert_true(pos > last);  /* each piece moves on */
+		last = pos;
+		assert_true(len + ret < sizeof(all));
+		memcpy(all + len, buf, ret);
+		len += ret;
+		(*pieces)++;
+	}
+	assert_int_equal(ret, 0);
+	all[len] = '\0';
+	return all;
+}
+
+/* A long file (a show handler) is read whole, in pieces of whole lines. */
+static void test_read_long(void **state)
+{
+	char buf[CTL_READ_MAX], why[CTL_WHY_MAX];
+	size_t pos;
+	int pieces, ret;
+
+	assert_true(strlen(long_text()) > CTL_READ_MAX);
+	assert_string_equal(read_all("/test/long", CTL_READ_MAX, &pieces),
+			    long_text());
+	assert_int_equal(pieces, 3);
+	assert_string_equal(read_all("/test/long", 100, &pieces), long_text());
+	assert_true(pieces > HOST_LONG_LINES / 6);
+
+	/* where a piece ends, the next begins; past the end, nothing */
+	pos = 499;
+	assert_int_equal(ctl_read_at("/test/long", &pos, buf, 40, why), 34);
+	assert_string_equal(buf, "line 500 of 1000\nline 501 of 1000\n");
+	assert_int_equal(pos, 501);
+	pos = HOST_LONG_LINES;
+	assert_int_equal(ctl_read_at("/test/long", &pos, buf, sizeof(buf), why), 0);
+	assert_string_equal(buf, "");
+	assert_int_equal(pos, HOST_LONG_LINES);
+	pos = HOST_LONG_LINES + 5;
+	assert_int_equal(ctl_read_at("/test/long", &pos, buf, sizeof(buf), why), 0);
+	assert_int_equal(pos, HOST_LONG_LINES + 5);
+
+	/* a line longer than the whole buffer is cut, and read past */
+	pos = 0;
+	assert_int_equal(ctl_read_at("/test/long", &pos, buf, 5, why), 4);
+	assert_string_equal(buf, "line");
+	assert_int_equal(pos, 1);
+
+	/* ctl_read: the first piece */
+	ret = ctl_read("/test/long", buf, sizeof(buf), why);
+	assert_true(ret > CTL_READ_MAX - 20 && ret < CTL_READ_MAX);
+	assert_int_equal(strncmp(buf, long_text(), ret), 0);
+	assert_int_equal(buf[ret - 1], '\n');
+
+	/* a file with a read handler is one piece */
+	assert_string_equal(read_all("/test/value", CTL_READ_MAX, &pieces),
+			    "initial\n");
+	assert_int_equal(pieces, 1);
+	pos = 1;
+	assert_int_equal(ctl_read_at("/test/value", &pos, buf, sizeof(buf), why), 0);
+	assert_string_equal(read_all("/test/empty", CTL_READ_MAX, &pieces), "");
+	assert_int_equal(pieces, 0);
+
+	/* the errors of ctl_read, at any position; a read handler is not
+	 * called again once its text was read */
+	pos = 3;
+	assert_int_equal(ctl_read_at("/test", &pos, buf, sizeof(buf), why), -EISDIR);
+	assert_int_equal(ctl_read_at("/test/wo", &pos, buf, sizeof(buf), why), -EINVAL);
+	assert_int_equal(ctl_read_at("/test/nothing", &pos, buf, sizeof(buf), why), -ENOENT);
+	assert_int_equal(ctl_read_at("/test/fail", &pos, buf, sizeof(buf), why), 0);
+	assert_int_equal(ctl_read_at("/test/long", &pos, buf, 0, why), -EINVAL);
+	assert_int_equal(pos, 3);
+	pos = 0;
+	assert_int_equal(ctl_read_at("/test/fail", &pos, buf, sizeof(buf), why), -EBUSY);
+	assert_string_equal(why, "test file is busy");
+	assert_string_equal(buf, "");
+	assert_int_equal(pos, 0);
+}
+
+/* A directory with more names than one buffer holds is listed whole, in
+ * pieces; ctl_list itself still cuts with "...". */
+static void test_list_long(void **state)
+{
+	static char want[700 * 16], all[700 * 16];
+	char path[64], buf[CTL_READ_MAX], why[CTL_WHY_MAX];
+	size_t pos = 0, len = 0, wlen = 0;
+	int ret, pieces = 0;
+
+	for (int i = 0; i < 700; i++) {
+		snprintf(path, sizeof(path), "/test/cg/domain_%05d", i);
+		assert_int_equal(ctl_mkdir(path, why), 0);
+		wlen += snprintf(want + wlen, sizeof(want) - wlen,
+				 "domain_%05d\n", i);
+	}
+	assert_true(wlen > CTL_READ_MAX);
+	while ((ret = ctl_list_at("/test/cg", &pos, buf, sizeof(buf), why)) > 0) {
+		assert_int_equal(buf[ret - 1], '\n');
+		assert_true(len + ret < sizeof(all));
+		memcpy(all + len, buf, ret);
+		len += ret;
+		pieces++;
+	}
+	assert_int_equal(ret, 0);
+	all[len] = '\0';
+	assert_string_equal(all, want);
+	assert_int_equal(pieces, 2);
+	assert_int_equal(pos, 700);
+
+	ret = ctl_list("/test/cg", buf, sizeof(buf), why);
+	assert_true(ret > 0 && ret < CTL_READ_MAX);
+	assert_string_equal(buf + ret - 4, "...\n");
+
+	/* a file lists as its name; errors as ctl_list */
+	pos = 0;
+	assert_int_equal(ctl_list_at("/test/ro", &pos, buf, sizeof(buf), why), 3);
+	assert_string_equal(buf, "ro\n");
+	assert_int_equal(ctl_list_at("/test/ro", &pos, buf, sizeof(buf), why), 0);
+	assert_int_equal(ctl_list_at("/nothing", &pos, buf, sizeof(buf), why), -ENOENT);
+	assert_int_equal(ctl_list_at("/test", &pos, buf, 0, why), -EINVAL);
+
+	for (int i = 0; i < 700; i++) {
+		snprintf(path, sizeof(path), "/test/cg/domain_%05d", i);
+		assert_int_equal(ctl_rmdir(path, why), 0);
+	}
 }
 
 static void test_stat(void **state)
@@ -480,6 +630,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_write, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mkdir_rmdir, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_list, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_read_long, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_list_long, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stat, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ctl_error_sign, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_concurrent_mkdir_rmdir, setup, teardown),

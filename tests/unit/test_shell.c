@@ -170,7 +170,7 @@ static void test_ls(void **state)
 {
 	assert_string_equal(RUN("ls\n"), P "ls\ntest\n" P);
 	assert_string_equal(RUN("ls /test\n"),
-			    P "ls /test\nvalue\nsize\nro\nwo\nempty\nnoline\nfail\ncg\n" P);
+			    P "ls /test\nvalue\nsize\nro\nwo\nempty\nnoline\nfail\ncg\nlong\n" P);
 	assert_string_equal(RUN("cd test\nls cg\nls ro\nls ../test/ro\n"),
 			    P "cd test\n" PT "ls cg\n" PT "ls ro\nro\n"
 			    PT "ls ../test/ro\nro\n" PT);
@@ -198,6 +198,38 @@ static void test_cat(void **state)
 			    P "cat /test/fail\nerror: EBUSY: test file is busy\n" P);
 	assert_string_equal(RUN("cat\n"),
 			    P "cat\nerror: EINVAL: missing argument (usage: cat FILE)\n" P);
+}
+
+/* cat and ls print a file or a directory of any length whole: piece
+ * after piece, each of whole lines ("Long files" in kernel/ctlfs.h). */
+static void test_cat_ls_long(void **state)
+{
+	static char want[HOST_LONG_LINES * 24 + 64];
+	char path[64], why[CTL_WHY_MAX];
+	size_t len;
+
+	len = snprintf(want, sizeof(want), P "cat /test/long\n");
+	for (int i = 1; i <= HOST_LONG_LINES; i++)
+		len += snprintf(want + len, sizeof(want) - len,
+				"line %d of %d\n", i, HOST_LONG_LINES);
+	snprintf(want + len, sizeof(want) - len, P);
+	assert_true(len > CTL_READ_MAX);
+	assert_string_equal(RUN("cat /test/long\n"), want);
+
+	len = snprintf(want, sizeof(want), P "ls /test/cg\n");
+	for (int i = 0; i < 800; i++) {
+		snprintf(path, sizeof(path), "/test/cg/a_long_domain_name_%03d", i);
+		assert_int_equal(ctl_mkdir(path, why), 0);
+		len += snprintf(want + len, sizeof(want) - len,
+				"a_long_domain_name_%03d\n", i);
+	}
+	snprintf(want + len, sizeof(want) - len, P);
+	assert_true(len > 2 * CTL_READ_MAX);
+	assert_string_equal(RUN("ls /test/cg\n"), want);
+	for (int i = 0; i < 800; i++) {
+		snprintf(path, sizeof(path), "/test/cg/a_long_domain_name_%03d", i);
+		assert_int_equal(ctl_rmdir(path, why), 0);
+	}
 }
 
 static void test_echo(void **state)
@@ -463,6 +495,7 @@ int main(void)
 		T(test_cd_pwd),
 		T(test_ls),
 		T(test_cat),
+		T(test_cat_ls_long),
 		T(test_echo),
 		T(test_mkdir_rmdir),
 		T(test_cwd_removed),

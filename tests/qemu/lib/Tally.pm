@@ -13,6 +13,10 @@ package Tally;
 #   my $out = $t->cmd('cat /proc/meminfo');   # output lines, "\n"-joined
 #   is($t->poweroff, 1, 'poweroff exits with status 1');
 #
+# The readings most tests make ($t->file, $t->memfree_kb, $t->stat_of,
+# $t->run_pid, $t->until_true, $t->check_ok, ...) are methods too: see
+# "what the scenario tests ask the shell" below.
+#
 # Every timeout is given in seconds as they would be under KVM and is
 # multiplied by Tally->scale (1 under KVM, 4 under TCG; TALLY_TIMEOUT_SCALE
 # overrides), so that a test passes under both. Each machine also has a
@@ -509,6 +513,91 @@ sub last_echo { $_[0]->{last_echo} }
 
 # $t->history - [command, seconds or undef] for every cmd so far.
 sub history { @{$_[0]->{history}} }
+
+# --- what the scenario tests ask the shell ------------------------------------
+#
+# Small readings and checks that several tests/qemu/*.t share, kept here so
+# that each is written (and fixed) once. Each takes an optional $timeout
+# for its commands, in seconds as cmd takes it (scaled; default 30).
+
+# $t->file($path, $timeout) - the contents of a file (`cat PATH`), lines
+# joined with "\n"; '' if no prompt came back.
+sub file {
+	my ($self, $path, $timeout) = @_;
+	my $v = $self->cmd("cat $path", $timeout);
+	return defined $v ? $v : '';
+}
+
+# $t->meminfo($timeout) - /proc/meminfo as { field => kB } (empty if it
+# could not be read).
+sub meminfo {
+	my ($self, $timeout) = @_;
+	my %v = $self->file('/proc/meminfo', $timeout) =~ /^(\w+):\s+(\d+) kB$/mg;
+	return \%v;
+}
+
+# $t->meminfo_kb($field, $timeout) - one field of /proc/meminfo in kB
+# ('MemTotal', 'MemFree'), or undef.
+sub meminfo_kb {
+	my ($self, $field, $timeout) = @_;
+	return $self->meminfo($timeout)->{$field};
+}
+
+# $t->memfree_kb($timeout) - MemFree in kB, or undef.
+sub memfree_kb {
+	my ($self, $timeout) = @_;
+	return $self->meminfo_kb('MemFree', $timeout);
+}
+
+# $t->stat_of($dir, $name, $timeout) - the value of one line "NAME N" of
+# the domain's DIR/memory.stat, or undef.
+sub stat_of {
+	my ($self, $dir, $name, $timeout) = @_;
+	return $self->file("$dir/memory.stat", $timeout) =~ /^\Q$name\E (\d+)$/m
+		? $1 : undef;
+}
+
+# $t->dying($timeout) - nr_dying_descendants of /cgroup/cgroup.stat: the
+# removed domains not yet freed; -1 if it could not be read.
+sub dying {
+	my ($self, $timeout) = @_;
+	return $self->file('/cgroup/cgroup.stat', $timeout)
+		=~ /^nr_dying_descendants (\d+)$/m ? $1 : -1;
+}
+
+# $t->run_pid($args, $timeout) - `run ARGS` (DOMAIN PROGRAM [ARGS]): the
+# PID of the task started, from its answer "pid N"; undef if it printed
+# anything else.
+sub run_pid {
+	my ($self, $args, $timeout) = @_;
+	my $out = $self->cmd("run $args", $timeout);
+	return defined $out && $out =~ /^pid (\d+)$/ ? $1 : undef;
+}
+
+# $t->until_true($secs, $sub) - call $sub every 0.2 s until it returns a
+# true value, $secs (scaled) have passed, or QEMU has exited; returns its
+# last value. For what the kernel does in its own time (reaping, freeing a
+# removed domain).
+sub until_true {
+	my ($self, $secs, $f) = @_;
+	my $end = time + $secs * $self->{scale};
+	while (1) {
+		my $v = $f->();
+		return $v if $v || time > $end || !$self->alive;
+		sleep 0.2;
+	}
+}
+
+# $t->check_ok($what, $timeout) - a test (Test::More): `check` answers
+# exactly "check: ok" (the kernel's consistency check, SPEC 7.2); named
+# "check: ok WHAT". The timeout defaults to 60. Returns the test's result.
+sub check_ok {
+	my ($self, $what, $timeout) = @_;
+	require Test::More;
+	local $Test::Builder::Level = $Test::Builder::Level + 1;
+	return Test::More::like(scalar($self->cmd('check', $timeout // 60)) // '',
+		qr/^check: ok$/, "check: ok $what");
+}
 
 # --- ending -----------------------------------------------------------------
 
