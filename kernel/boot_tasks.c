@@ -25,6 +25,11 @@
 /* The shell task: the boot script, then the prompt, for ever. */
 static void shell_main(struct task *self, const char *arg)
 {
+	/* failpage=N is turned on here, not by the boot CPU: every start-up
+	 * allocation, the shell's own task included, is done, and the first
+	 * prompt comes after the injection is on and its message is out -
+	 * not in the middle of the answer to a first command. */
+	fail_page_apply_cmdline();
 	boot_script_run();
 	shell_run();
 	panic("shell: shell_run returned");
@@ -48,11 +53,10 @@ _Noreturn void start_kernel_services(void)
 		panic("tmpfs: cannot create /tmp");
 	static_key_proc_init();
 	debug_free_proc_init();
+	fail_page_proc_init();
 	watermark_init();
 	sched_start();
 	if (task_spawn_system(&shell_program, "") < 0)
 		panic("shell: cannot create the shell task");
-	/* Last: the allocations above have no way to fail. */
-	fail_page_init();
 	cpu_idle_loop();
 }

@@ -107,19 +107,25 @@ static const struct ctl_ops fail_page_injected_ops = {
 	.read = fail_page_injected_read,
 };
 
-void fail_page_init(void)
+void fail_page_proc_init(void)
 {
 	struct ctl_node *proc;
+
+	if (ctl_lookup(ctl_root(), "/proc", &proc) < 0)
+		panic("fail_page_proc_init: /proc is missing");
+	if (!ctl_create_file(proc, "fail_page_alloc", &fail_page_ops, NULL))
+		panic("fail_page_proc_init: cannot create /proc/fail_page_alloc");
+	if (!ctl_create_file(proc, "fail_page_injected",
+			     &fail_page_injected_ops, NULL))
+		panic("fail_page_proc_init: cannot create "
+		      "/proc/fail_page_injected");
+}
+
+void fail_page_apply_cmdline(void)
+{
 	char value[16];
 	unsigned long interval;
 
-	if (ctl_lookup(ctl_root(), "/proc", &proc) < 0)
-		panic("fail_page_init: /proc is missing");
-	if (!ctl_create_file(proc, "fail_page_alloc", &fail_page_ops, NULL))
-		panic("fail_page_init: cannot create /proc/fail_page_alloc");
-	if (!ctl_create_file(proc, "fail_page_injected",
-			     &fail_page_injected_ops, NULL))
-		panic("fail_page_init: cannot create /proc/fail_page_injected");
 	if (!cmdline_value("failpage", value, sizeof(value)))
 		return;
 	if (fail_page_parse(value, &interval) < 0) {

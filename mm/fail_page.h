@@ -43,9 +43,13 @@ unsigned long fail_page_injected(void);
 #define FAIL_PAGE_MAX 1000000000ul
 int fail_page_parse(const char *text, unsigned long *interval);
 
-/* fail_page_init - create /proc/fail_page_alloc and apply failpage=N from
- * the command line. Called once the kernel's own start-up allocations,
- * which have no way to fail, are done. */
-void fail_page_init(void);
+/* fail_page_proc_init - create /proc/fail_page_alloc and
+ * /proc/fail_page_injected. */
+void fail_page_proc_init(void);
+
+/* fail_page_apply_cmdline - apply failpage=N from the command line. Called
+ * once the kernel's own start-up allocations, which have no way to fail,
+ * are done: by the shell task, before its first prompt. */
+void fail_page_apply_cmdline(void);
 
 #endif
