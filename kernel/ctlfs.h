@@ -15,7 +15,7 @@
  * cgroup_mutex does in Linux. Everything that looks at or changes nodes
  * holds it: lookups, iteration, ctl_create_*, ctl_remove, and the calls of
  * handlers. The path operations at the end of this file (ctl_read,
- * ctl_read_at, ctl_write, ctl_mkdir, ctl_rmdir, ctl_list, ctl_list_at,
+ * ctl_read_at, ctl_write, ctl_mkdir, ctl_rmdir, ctl_list_at,
  * ctl_stat) take it themselves and hand back only copies (text, names,
  * paths), never a node: they are what the shell and other tasks call,
  * from any CPU. Handlers run with the lock held, so
@@ -153,13 +153,10 @@ int ctl_rmdir(const char *path, char *why);
  * rmtree handler; -ENOTDIR, -EPERM (no handler), -EBUSY (the root),
  * -EINVAL ("." or "..") or the handler's. */
 int ctl_rmtree(const char *path, char *why);
-/* ctl_list - the names of a directory's children into buf, one per line,
- * in creation order (a file: its own name); returns the length. A listing
- * that does not fit ends with a line "...". */
-int ctl_list(const char *path, char *buf, size_t size, char *why);
-/* ctl_list_at - ctl_list in pieces, as ctl_read_at: the names from child
- * number *pos on, as many whole ones as fit, *pos moved past them; 0 when
- * there are no more. No "..." line: the next piece follows on. */
+/* ctl_list_at - the names of a directory's children, one per line, in
+ * creation order (a file: its own name), in pieces as ctl_read_at: the
+ * names from child number *pos on, as many whole ones as fit in buf, *pos
+ * moved past them; returns the length, 0 when there are no more. */
 int ctl_list_at(const char *path, size_t *pos, char *buf, size_t size,
 		char *why);
 /* ctl_stat - does path exist: its canonical absolute path into abs, and

@@ -310,55 +310,6 @@ int ctl_rmtree(const char *path, char *why)
 	return remove_dir(path, why, true);
 }
 
-/* append - add name and a newline to buf[*len..size) if it fits. */
-static bool append(char *buf, size_t size, size_t *len, const char *name)
-{
-	size_t n = strlen(name);
-
-	if (*len + n + 1 >= size)
-		return false;
-	memcpy(buf + *len, name, n);
-	buf[*len + n] = '\n';
-	*len += n + 1;
-	buf[*len] = '\0';
-	return true;
-}
-
-int ctl_list(const char *path, char *buf, size_t size, char *why)
-{
-	struct ctl_node *node, *child;
-	size_t len = 0;
-	int ret;
-
-	op_begin();
-	if (size > 0)
-		buf[0] = '\0';
-	ret = resolve_path(path, &node);
-	if (ret < 0)
-		goto out;
-	if (size < sizeof("...\n")) {
-		ret = ctl_error(EINVAL, "no room to list %s", path);
-		goto out;
-	}
-	if (!ctl_is_dir(node)) {
-		append(buf, size, &len, ctl_name(node));
-	} else {
-		/* Keep room for the "...\n" that marks a cut listing. */
-		size_t room = size - (sizeof("...\n") - 1);
-
-		for (child = ctl_first_child(node); child;
-		     child = ctl_next_sibling(child)) {
-			if (!append(buf, room, &len, ctl_name(child))) {
-				append(buf, size, &len, "...");
-				break;
-			}
-		}
-	}
-	ret = (int)len;
-out:
-	return op_end(ret, why);
-}
-
 int ctl_list_at(const char *path, size_t *pos, char *buf, size_t size,
 		char *why)
 {

@@ -160,3 +160,10 @@ void host_ctltree_remove(void)
 	test_dir = NULL;
 	ctl_unlock();
 }
+
+int host_ctl_list(const char *path, char *buf, size_t size, char *why)
+{
+	size_t pos = 0;
+
+	return ctl_list_at(path, &pos, buf, size, why);
+}

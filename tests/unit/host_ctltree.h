@@ -21,6 +21,8 @@
 #ifndef TESTS_UNIT_HOST_CTLTREE_H
 #define TESTS_UNIT_HOST_CTLTREE_H
 
+#include <stddef.h>
+
 struct ctl_node;
 
 #define HOST_LONG_LINES 1000
@@ -30,5 +32,9 @@ struct ctl_node *host_ctltree_create(void);
 
 /* host_ctltree_remove - remove /test and all below it. */
 void host_ctltree_remove(void);
+
+/* host_ctl_list - the first piece of path's listing (ctl_list_at from
+ * child 0): for tests of directories small enough to list in one piece. */
+int host_ctl_list(const char *path, char *buf, size_t size, char *why);
 
 #endif

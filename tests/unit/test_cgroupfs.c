@@ -14,6 +14,7 @@
 
 #include "kernel/shell.h"
 #include "tests/unit/host_console.h"
+#include "tests/unit/host_ctltree.h"
 #include "tests/unit/memcg_test.h"
 
 static struct mem_cgroup *A;
@@ -67,10 +68,10 @@ static void test_listing(void **state)
 		strcat(expect, files[i]);
 		strcat(expect, "\n");
 	}
-	assert_true(ctl_list("/cgroup/A", buf, sizeof(buf), why) > 0);
+	assert_true(host_ctl_list("/cgroup/A", buf, sizeof(buf), why) > 0);
 	assert_string_equal(buf, expect);
 	strcat(expect, "cgroup.stat\nA\n");
-	assert_true(ctl_list("/cgroup", buf, sizeof(buf), why) > 0);
+	assert_true(host_ctl_list("/cgroup", buf, sizeof(buf), why) > 0);
 	assert_string_equal(buf, expect);
 }
 

@@ -21,6 +21,7 @@
 #include "mm/memcg_slab.h"
 #include "mm/slab.h"
 #include "mm/slabinfo.h"
+#include "tests/unit/host_ctltree.h"
 #include "tests/unit/memcg_test.h"
 
 #define OBJ_SIZE 200
@@ -386,7 +387,7 @@ static void test_tmpfs_mkdir_loop(void **state)
 	assert_int_equal(tmpfs_mkdir_at(cwd, "y"), -ENOENT);
 	tmpfs_put(cwd);
 	assert_int_equal(usage(&A->kmem), 0);
-	assert_int_equal(ctl_list("/tmp", why, sizeof(why), NULL), 0);
+	assert_int_equal(host_ctl_list("/tmp", why, sizeof(why), NULL), 0);
 	assert_check_ok();
 }
 
