@@ -84,8 +84,12 @@ HOST_SRCS := $(wildcard mm/*.c) $(HOST_KERNEL_SRCS) $(wildcard tests/unit/host_*
 HOST_CFLAGS := -std=gnu11 -g -O1 -I. -DTALLY_HOST -DCONFIG_MEMCG_KMEM \
 	-Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
 	-fsanitize=address,undefined -fno-omit-frame-pointer -pthread
-UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/host/%,$(wildcard tests/unit/test_*.c))
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
+# Each fuzz target also runs as a unit test over its kept inputs
+# (tests/fuzz/corpus-NAME/: seeds and inputs that once crashed it).
+FUZZ_REPLAYS := $(patsubst tests/fuzz/%.c,$(BUILD)/host/test_replay_%,$(wildcard tests/fuzz/fuzz_*.c))
+UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/host/%,$(wildcard tests/unit/test_*.c)) \
+	$(FUZZ_REPLAYS)
 FUZZ_SECONDS ?= 10
 
 # --- QEMU -------------------------------------------------------------------
@@ -196,6 +200,11 @@ $(BUILD)/host/%: tests/unit/%.c $(HOST_SRCS) $(wildcard mm/*.h kernel/*.h tests/
 	@mkdir -p $(dir $@)
 	$(HOST_CC) $(HOST_CFLAGS) -o $@ $< $(HOST_SRCS) -lcmocka
 
+$(BUILD)/host/test_replay_%: tests/fuzz/%.c tests/unit/fuzz_replay.c $(HOST_SRCS) $(wildcard mm/*.h kernel/*.h tests/unit/*.h)
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(HOST_CFLAGS) -DFUZZ_NAME='"$*"' -o $@ $< tests/unit/fuzz_replay.c \
+		$(HOST_SRCS) -lcmocka
+
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(HOST_SRCS) $(wildcard mm/*.h kernel/*.h tests/unit/*.h)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(filter-out -fsanitize=address%,$(HOST_CFLAGS)) \
@@ -207,7 +216,8 @@ unit: $(UNIT_TESTS)
 fuzz: $(FUZZ_TARGETS)
 	@for f in $(FUZZ_TARGETS); do echo "== $$f"; \
 		mkdir -p $(BUILD)/fuzz/corpus-$$(basename $$f); \
-		$$f -max_total_time=60 $(BUILD)/fuzz/corpus-$$(basename $$f) || exit 1; done
+		$$f -max_total_time=60 $(BUILD)/fuzz/corpus-$$(basename $$f) \
+			tests/fuzz/corpus-$$(basename $$f) || exit 1; done
 
 test: $(ELF) $(BUILD)/tally.iso $(UNIT_TESTS) $(FUZZ_TARGETS) debug
 	$(call need,qemu-system-x86_64 prove)

@@ -3,7 +3,10 @@
 # `error: ENAME: explanation` and changes nothing. Every command with
 # missing, extra and malformed arguments; paths that are files, files that
 # are directories, paths that do not exist; every control file with values
-# it must refuse; lines over 255 bytes (E2BIG) and control bytes (ignored).
+# it must refuse; `rm -r` and /tmp; then every file and directory the
+# tree has, walked with ls: each file as a directory and with values it
+# cannot take, each directory as a file; lines over 255 bytes (E2BIG) and
+# control bytes (ignored).
 # After each group, the state it could have changed is read back; at the
 # end `check: ok` and the kernel is still there.
 use strict;
@@ -121,6 +124,55 @@ is($t->file('/proc/fail_page_alloc'), '0', 'fail_page_alloc still 0');
 is($t->file('/cgroup/A/memory.oom_control'), "oom_kill_disable 0\nunder_oom 0", 'oom_control unchanged');
 is($t->file('/cgroup/A/memory.stat'), $stat, 'memory.stat unchanged');
 unchanged('bad values');
+
+# --- rm, and /tmp -------------------------------------------------------------------
+is($t->cmd('mkdir /tmp/keep'), '', 'mkdir /tmp/keep');
+refused('EINVAL', 'rm', 'rm /tmp/keep', 'rm -r', 'rm -r /tmp/keep x', 'rm -f /tmp/keep',
+	'rm -rf /tmp/keep');
+refused('ENOENT', 'rm -r /nonexist', 'rm -r -r', 'rm -r /tmp/nonexist', 'rm -r /tmp/keep/nonexist',
+	'mkdir /tmp/nonexist/x', 'rmdir /tmp/nonexist');
+refused('ENOTDIR', 'rm -r /proc/meminfo', 'rm -r /cgroup/A/tasks');
+refused('EPERM', 'rm -r /proc', 'rm -r /cgroup/A', 'rm -r /cgroup', 'rm -r /proc/sys');
+refused('EBUSY', 'rm -r /tmp', 'rm -r /', 'rmdir /tmp');
+refused('EEXIST', 'mkdir /tmp/keep', 'mkdir /tmp');
+is($t->cmd('ls /tmp'), 'keep', '/tmp still holds keep');
+unchanged('bad rm');
+
+# --- every file and every directory, as ls shows the tree ---------------------------
+# Whatever files the kernel has, each is refused as a directory and with a
+# value it cannot take, and each directory is refused as a file: the tree
+# is walked, not listed here, so a new file is tested when it is added.
+my (@files, @dirs);
+my @todo = ('/');
+while (defined(my $d = shift @todo)) {
+	push @dirs, $d;
+	for my $name (split /\n/, $t->cmd("ls $d") // '') {
+		my $path = ($d eq '/' ? '' : $d) . "/$name";
+		next if $path eq '/tmp/keep';
+		my $out = $t->cmd("cat $path", 60) // '';
+		if ($out =~ /^error: EISDIR: /) { push @todo, $path } else { push @files, $path }
+	}
+}
+ok(scalar(grep { $_ eq '/cgroup/A' } @dirs) && scalar(grep { $_ eq '/proc/sys' } @dirs),
+	'the walk found /cgroup/A and /proc/sys: ' . scalar(@dirs) . ' directories');
+ok(scalar(grep { $_ eq '/cgroup/A/memory.stat' } @files) && scalar(grep { $_ eq '/proc/meminfo' } @files),
+	'the walk found the control files: ' . scalar(@files) . ' files');
+for my $f (@files) {
+	refused('ENOTDIR', "cd $f", "ls $f/x", "cat $f/x", "mkdir $f/x", "rmdir $f",
+		"echo 1 > $f/x", "rm -r $f");
+	# memory.force_empty takes any value (as Linux's): A has a task, the root
+	# cannot be emptied.
+	my $name = $f eq '/cgroup/A/memory.force_empty' ? 'EBUSY' : 'EINVAL';
+	refused($name, "echo x > $f", "echo 1 2 > $f");
+}
+for my $d (@dirs) {
+	refused('EISDIR', "cat $d", "echo 1 > $d", "echo x > $d");
+}
+is($t->file('/proc/sys/debug_check_on_free'), '0', 'after the walk: debug_check_on_free still 0');
+is($t->file('/proc/fail_page_alloc'), '0', 'after the walk: fail_page_alloc still 0');
+is($t->cmd('ls /tmp'), 'keep', 'after the walk: /tmp holds keep');
+unchanged('every file and directory');
+is($t->cmd('rm -r /tmp/keep'), '', 'rm -r /tmp/keep');
 
 # --- lines: too long, control bytes -------------------------------------------------
 my $echo255 = 'echo ' . ('y' x 250);
