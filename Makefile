@@ -9,7 +9,7 @@
 #   make deps       install the Debian packages the other targets need
 #
 # Variables: CPUS (QEMU -smp, default 2), MEM (default 512M), DEBUG=1 for
-# the lock-debugging build build/tally-debug.elf (kernel/lock_debug.c),
+# the lock-debugging build build/tally-debug.elf (kernel/locking/lock_debug.c),
 # ACCEL=tcg or ACCEL=kvm to choose the accelerator (default auto), KMEM=0 to compile kmem accounting
 # out (the analogue of CONFIG_MEMCG_KMEM=n).
 
@@ -65,22 +65,32 @@ KERNEL_CFLAGS += -DCONFIG_DEBUG_LOCKS
 endif
 KERNEL_ASFLAGS := -I. -DTALLY_KERNEL -D__ASSEMBLY__
 
-KERNEL_C := $(wildcard arch/x86_64/*.c kernel/*.c mm/*.c)
-KERNEL_S := $(wildcard boot/*.S arch/x86_64/*.S)
+# Every folder of the kernel is built by wildcard: a file added to a folder
+# is compiled with no list to edit.
+rwildcard = $(foreach d,$(wildcard $(1:=/*)),$(call rwildcard,$(d),$(2)) $(filter $(subst *,%,$(2)),$(d)))
+KERNEL_C := $(sort $(call rwildcard,arch kernel mm,*.c))
+KERNEL_S := $(sort $(call rwildcard,boot arch,*.S))
+KERNEL_H := $(sort $(call rwildcard,arch kernel mm,*.h))
 KERNEL_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(KERNEL_C)) \
 	$(patsubst %.S,$(OBJ)/%.o,$(KERNEL_S)) \
 	$(OBJ)/fb_font.o
 
 # --- host builds of mm/ and the pure logic of kernel/ ------------------------
-# These kernel/ files are pure logic and compile for the host too.
-HOST_KERNEL_SRCS := $(filter $(wildcard kernel/*.c), \
-	kernel/ctlfs.c kernel/ctlfs_ops.c kernel/ctlfs_seq.c kernel/memparse.c \
-	kernel/errno_name.c \
-	kernel/shell.c kernel/shell_line.c kernel/shell_builtins.c \
-	kernel/runqueue.c kernel/static_key_table.c kernel/cmdline.c \
-	kernel/static_key.c kernel/cgroupfs.c kernel/cmd_check.c \
-	kernel/tmpfs.c kernel/cmd_rm.c)
-HOST_SRCS := $(wildcard mm/*.c) $(HOST_KERNEL_SRCS) $(wildcard tests/unit/host_*.c)
+# mm/ (all of it) and these folders of kernel/ are pure logic: every file in
+# them compiles for the host too, behind the platform interface
+# (kernel/platform.h; tests/unit/host_*.c stand in for the machine).
+HOST_DIRS := kernel/lib kernel/fs kernel/cgroup kernel/shell
+# Host-built files outside those folders, and kernel-only files inside them.
+# Each must exist: a file that moves out from under a name here stops the
+# build instead of silently leaving the host build.
+HOST_ALSO := kernel/static_key.c kernel/static_key_table.c kernel/sched/runqueue.c
+HOST_EXCLUDE := kernel/fs/proc.c kernel/shell/cmd_tasks.c \
+	kernel/shell/cmd_locktest.c kernel/shell/script.c
+$(foreach f,$(HOST_ALSO) $(HOST_EXCLUDE),$(if $(wildcard $(f)),,$(error Makefile: $(f) is named in HOST_ALSO or HOST_EXCLUDE but does not exist)))
+HOST_SRCS := $(sort $(call rwildcard,mm,*.c) \
+	$(filter-out $(HOST_EXCLUDE),$(foreach d,$(HOST_DIRS),$(wildcard $(d)/*.c))) \
+	$(HOST_ALSO)) $(wildcard tests/unit/host_*.c)
+HOST_HEADERS := $(KERNEL_H) $(wildcard tests/unit/*.h)
 HOST_CFLAGS := -std=gnu11 -g -O1 -I. -DTALLY_HOST -DCONFIG_MEMCG_KMEM \
 	-Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
 	-fsanitize=address,undefined -fno-omit-frame-pointer -pthread
@@ -155,13 +165,13 @@ $(ELF): $(KERNEL_OBJS) linker.ld $(LIBC) tests/check_image.sh tests/check_jump_s
 # another, e.g. FONT=Lat15-Terminus32x16 for large glyphs.
 FONT ?= Lat15-VGA16
 FONT_PSF := /usr/share/consolefonts/$(FONT).psf.gz
-$(BUILD)/fb_font.c: arch/x86_64/font2c.pl $(wildcard $(FONT_PSF))
+$(BUILD)/fb_font.c: arch/x86_64/drivers/font2c.pl $(wildcard $(FONT_PSF))
 	@test -f $(FONT_PSF) || { echo "make: $(FONT_PSF) is missing: running make deps"; $(MAKE) deps; }
 	@mkdir -p $(dir $@)
-	gzip -dc $(FONT_PSF) | perl arch/x86_64/font2c.pl $(FONT) > $@.tmp
+	gzip -dc $(FONT_PSF) | perl arch/x86_64/drivers/font2c.pl $(FONT) > $@.tmp
 	mv $@.tmp $@
 
-$(OBJ)/fb_font.o: $(BUILD)/fb_font.c arch/x86_64/fb_font.h $(LIBC)
+$(OBJ)/fb_font.o: $(BUILD)/fb_font.c arch/x86_64/drivers/fb_font.h $(LIBC)
 	@mkdir -p $(dir $@)
 	$(CC) $(KERNEL_CFLAGS) -c $< -o $@
 
@@ -176,7 +186,7 @@ $(BUILD)/tally.iso: $(BUILD)/tally.elf boot/grub.cfg
 	grub-mkrescue -o $@ $(BUILD)/isodir 2> $(BUILD)/grub-mkrescue.log || \
 		{ cat $(BUILD)/grub-mkrescue.log; exit 1; }
 
-# The fork-bomb demonstration (SPEC 8): boot script "demo" (kernel/script.c),
+# The fork-bomb demonstration (SPEC 8): boot script "demo" (kernel/shell/script.c),
 # then the prompt.
 # `poweroff` exits QEMU with status 1 (isa-debug-exit, SPEC 3): a success.
 run: $(ELF)
@@ -196,16 +206,16 @@ gdb: $(ELF)
 	$(QEMU) -display none -serial mon:stdio -kernel $(ELF) -s -S
 
 # --- tests ------------------------------------------------------------------
-$(BUILD)/host/%: tests/unit/%.c $(HOST_SRCS) $(wildcard mm/*.h kernel/*.h tests/unit/*.h)
+$(BUILD)/host/%: tests/unit/%.c $(HOST_SRCS) $(HOST_HEADERS)
 	@mkdir -p $(dir $@)
 	$(HOST_CC) $(HOST_CFLAGS) -o $@ $< $(HOST_SRCS) -lcmocka
 
-$(BUILD)/host/test_replay_%: tests/fuzz/%.c tests/unit/fuzz_replay.c $(HOST_SRCS) $(wildcard mm/*.h kernel/*.h tests/unit/*.h)
+$(BUILD)/host/test_replay_%: tests/fuzz/%.c tests/unit/fuzz_replay.c $(HOST_SRCS) $(HOST_HEADERS)
 	@mkdir -p $(dir $@)
 	$(HOST_CC) $(HOST_CFLAGS) -DFUZZ_NAME='"$*"' -o $@ $< tests/unit/fuzz_replay.c \
 		$(HOST_SRCS) -lcmocka
 
-$(BUILD)/fuzz/%: tests/fuzz/%.c $(HOST_SRCS) $(wildcard mm/*.h kernel/*.h tests/unit/*.h)
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(HOST_SRCS) $(HOST_HEADERS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(filter-out -fsanitize=address%,$(HOST_CFLAGS)) \
 		-fsanitize=fuzzer,address,undefined -o $@ $< $(HOST_SRCS)

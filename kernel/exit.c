@@ -16,15 +16,15 @@
 
 #include "kernel/fork.h"
 #include "kernel/platform.h"
-#include "kernel/program.h"
-#include "kernel/sched.h"
-#include "kernel/spinlock.h"
+#include "kernel/programs/program.h"
+#include "kernel/sched/sched.h"
+#include "kernel/locking/spinlock.h"
 #include "kernel/task.h"
 #include "kernel/task_ops.h"
 #include "kernel/task_table.h"
-#include "kernel/wait.h"
+#include "kernel/sched/wait.h"
 #include "mm/buddy.h"
-#include "mm/memcontrol.h"
+#include "mm/memcg/memcontrol.h"
 
 /* Dead tasks whose stacks the reaper has yet to free. */
 static LIST_HEAD(dead_list);

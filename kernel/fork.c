@@ -29,13 +29,13 @@
 
 #include "arch/x86_64/cpu.h"
 #include "kernel/exit.h"
-#include "kernel/program.h"
-#include "kernel/sched.h"
+#include "kernel/programs/program.h"
+#include "kernel/sched/sched.h"
 #include "kernel/task.h"
 #include "kernel/task_ops.h"
 #include "kernel/task_table.h"
 #include "mm/buddy.h"
-#include "mm/memcontrol.h"
+#include "mm/memcg/memcontrol.h"
 
 extern void task_start(void);  /* arch/x86_64/switch.S */
 
@@ -110,7 +110,7 @@ static int task_create(const struct program *prog, const char *arg,
 	/*
 	 * 2. The task itself, charged too: the task_struct cache is
 	 * accounted, so the object comes from the domain's own child cache
-	 * (mm/memcg_slab.h). Its slab pages hold only this domain's tasks,
+	 * (mm/memcg/memcg_slab.h). Its slab pages hold only this domain's tasks,
 	 * so they are the domain's to pay for, and go back - uncharging it -
 	 * when its last task struct is freed; no other domain's objects can
 	 * keep them (or a removed domain) alive.

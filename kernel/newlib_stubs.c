@@ -12,9 +12,9 @@
 #include <stddef.h>
 #include <sys/stat.h>
 
-#include "kernel/console.h"
+#include "kernel/printk/console.h"
 #include "kernel/power.h"
-#include "kernel/spinlock.h"
+#include "kernel/locking/spinlock.h"
 
 /* This newlib calls the plain names (write, sbrk, ...). */
 #undef errno

@@ -6,7 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "arch/x86_64/lapic.h"
+#include "arch/x86_64/apic/lapic.h"
 #include "arch/x86_64/smp.h"
 #include "arch/x86_64/trap.h"
 #include "kernel/platform.h"

@@ -33,7 +33,7 @@ void smp_call_function_poll(void);
  *                                         one to run, if any (for waits
  *                                         that must keep answering)
  *
- * Locks (kernel/spinlock.h) are built on these, identically in both builds.
+ * Locks (kernel/locking/spinlock.h) are built on these, identically in both builds.
  */
 #ifndef KERNEL_PLATFORM_H
 #define KERNEL_PLATFORM_H

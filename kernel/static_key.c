@@ -20,7 +20,7 @@
  */
 #include "kernel/static_key.h"
 
-#include "kernel/spinlock.h"
+#include "kernel/locking/spinlock.h"
 #include "kernel/static_key_table.h"
 
 #ifdef TALLY_HOST

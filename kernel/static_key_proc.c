@@ -11,7 +11,7 @@
  */
 #include "kernel/static_key_proc.h"
 
-#include "kernel/ctlfs.h"
+#include "kernel/fs/ctlfs.h"
 #include "kernel/platform.h"
 #include "kernel/static_key.h"
 

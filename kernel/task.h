@@ -2,7 +2,7 @@
  * kernel/task.h - a task: a thread of kernel execution running a built-in
  * program, with its own 16 KiB kernel stack, in exactly one domain.
  *
- * Life of a task (kernel/fork.c, kernel/exit.c, kernel/sched.c):
+ * Life of a task (kernel/fork.c, kernel/exit.c, kernel/sched/sched.c):
  *
  *   TASK_NEW       made by fork or `run`, not yet on a run queue
  *   TASK_RUNNING   runnable: running on a CPU or waiting on its run queue
@@ -19,9 +19,9 @@
 #ifndef KERNEL_TASK_H
 #define KERNEL_TASK_H
 
-#include "kernel/list.h"
+#include "kernel/lib/list.h"
 #include "kernel/platform.h"
-#include "kernel/runqueue.h"
+#include "kernel/sched/runqueue.h"
 
 #define THREAD_ORDER 2
 #define THREAD_SIZE (4096ul << THREAD_ORDER)  /* 16 KiB */
@@ -60,14 +60,14 @@ struct task {
 	unsigned int flags;
 	struct mem_cgroup *memcg;     /* the domain this task is in */
 	struct list_head memcg_node;  /* on memcg->tasks */
-	/* User memory (mm/user_memory.c), under user_memory_lock; set up by
+	/* User memory (mm/memcg/user_memory.c), under user_memory_lock; set up by
 	 * mem_cgroup_attach_task / mem_cgroup_fork_task. */
 	struct list_head user_rss;    /* its rss pages, linked by page->lru */
 	struct list_head user_cache;  /* its cache pages (reclaimable) */
 	struct list_head user_node;   /* on user_memory_tasks while it has any */
 	unsigned long user_pages;     /* rss + cache pages it holds */
 
-	/* The program (kernel/program.h). */
+	/* The program (kernel/programs/program.h). */
 	const struct program *prog;
 	char comm[TASK_COMM_MAX];     /* its name, for ps */
 	char arg[TASK_ARG_MAX];       /* a copy of its argument */
@@ -75,7 +75,7 @@ struct task {
 	void *prog_data;              /* the program's own, freed by ... */
 	void (*prog_exit)(struct task *self);  /* ... this, at exit */
 
-	/* Life and death (kernel/task.c, fork.c, exit.c). */
+	/* Life and death (kernel/task_table.c, fork.c, exit.c). */
 	int refcnt;                   /* atomic */
 	volatile int state;           /* enum task_state */
 	volatile bool killed;         /* task_kill(): exit at the next chance */
@@ -89,7 +89,7 @@ struct task {
 	struct list_head all_node;    /* on the list of all tasks, for ps */
 	struct list_head dead_node;   /* on the reaper's list, once dead */
 
-	/* The scheduler (kernel/sched.c), under the run queue's lock. */
+	/* The scheduler (kernel/sched/sched.c), under the run queue's lock. */
 	struct rq_entity se;
 	unsigned int cpu;             /* its run queue (or last one) */
 	bool on_rq;                   /* runnable: queued or running */

@@ -1,22 +1,22 @@
 /*
  * kernel/task_ops.h - what the domain code needs from the tasks code.
  *
- * mm/memcontrol.c, mm/memcg_oom.c and kernel/cgroupfs.c keep each domain's
+ * mm/memcg/memcontrol.c, mm/memcg/memcg_oom.c and kernel/cgroup/cgroupfs.c keep each domain's
  * list of tasks themselves (task->memcg, task->memcg_node), but finding a
  * task by PID, killing one and sleeping belong to the tasks code
- * (kernel/task*.c, kernel/sched.c). These are the calls it provides. On
+ * (kernel/task_table.c, fork.c, exit.c, kernel/sched/sched.c). These are the calls it provides. On
  * the host, tests/unit/host_tasks.c provides them for the unit tests and
  * the fuzzer.
  *
- * In the other direction, the tasks code calls (mm/memcontrol.h):
+ * In the other direction, the tasks code calls (mm/memcg/memcontrol.h):
  *   mem_cgroup_attach_task()  for a task started by `run` or at boot,
  *   mem_cgroup_fork_task()    in fork, before the child runs,
  *   mem_cgroup_exit_task()    when a task exits (frees its user memory),
  *   memcg_account_kernel_stack(stack, +1 / -1) after allocating a stack
  *                             and before freeing it (memory.stat),
  *   mem_cgroup_task_path()    for ps's DOMAIN column;
- * and (mm/user_memory.h) user_memory_alloc() from the `hog` and `cache`
- * programs; and (kernel/cgroupfs.h) cgroupfs_get_domain() for `run`.
+ * and (mm/memcg/user_memory.h) user_memory_alloc() from the `hog` and `cache`
+ * programs; and (kernel/cgroup/cgroupfs.h) cgroupfs_get_domain() for `run`.
  */
 #ifndef KERNEL_TASK_OPS_H
 #define KERNEL_TASK_OPS_H

@@ -12,8 +12,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "kernel/sched.h"
-#include "kernel/spinlock.h"
+#include "kernel/sched/sched.h"
+#include "kernel/locking/spinlock.h"
 #include "kernel/task_ops.h"
 #include "mm/buddy.h"
 #include "mm/slab.h"
@@ -178,8 +178,8 @@ void task_snapshot_put(struct task **tasks, size_t nr)
 
 /*
  * __task_kill - mark the task killed and wake it if it sleeps: it exits at
- * its next preemption point (kernel/sched.c sched_irq_exit), or when the
- * kernel service it is in returns (kernel/program.h), or when its sleep
+ * its next preemption point (kernel/sched/sched.c sched_irq_exit), or when the
+ * kernel service it is in returns (kernel/programs/program.h), or when its sleep
  * ends. Never sleeps; any CPU.
  */
 static void __task_kill(struct task *task, bool autoreap)

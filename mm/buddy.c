@@ -29,7 +29,7 @@
 
 #include "mm/debug_free.h"
 #include "mm/fail_page.h"
-#include "mm/kmem_hooks.h"
+#include "mm/memcg/kmem_hooks.h"
 #include "mm/pcp.h"
 #include "mm/watermark.h"
 

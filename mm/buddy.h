@@ -9,8 +9,8 @@
 #ifndef MM_BUDDY_H
 #define MM_BUDDY_H
 
-#include "kernel/list.h"
-#include "kernel/spinlock.h"
+#include "kernel/lib/list.h"
+#include "kernel/locking/spinlock.h"
 #include "mm/gfp.h"
 #include "mm/numa.h"
 #include "mm/page.h"

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "kernel/ctlfs.h"
+#include "kernel/fs/ctlfs.h"
 #include "kernel/platform.h"
 
 /* Off until /proc/sys/debug_check_on_free says 1 (or a test takes it). */

@@ -24,8 +24,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "kernel/cmdline.h"
-#include "kernel/ctlfs.h"
+#include "kernel/lib/cmdline.h"
+#include "kernel/fs/ctlfs.h"
 
 unsigned long fail_page_interval;
 /* Allocations seen while injection is on, and failures injected. */

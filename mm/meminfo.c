@@ -23,7 +23,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "kernel/ctlfs.h"
+#include "kernel/fs/ctlfs.h"
 #include "mm/buddy.h"
 #include "mm/slab.h"
 #include "mm/slabinfo.h"

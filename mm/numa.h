@@ -4,7 +4,7 @@
  *
  * On a NUMA machine memory is split between nodes, each close to some of
  * the CPUs: a CPU reaches its own node's memory faster than another's. The
- * firmware says which is which in the ACPI SRAT (arch/x86_64/acpi.c), which
+ * firmware says which is which in the ACPI SRAT (arch/x86_64/acpi/acpi.c), which
  * hands it to the functions below before mm_init. The buddy allocator then
  * keeps one zone per node (mm/buddy.c) and serves each CPU from its own
  * node first.

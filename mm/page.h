@@ -12,7 +12,7 @@
 #ifndef MM_PAGE_H
 #define MM_PAGE_H
 
-#include "kernel/list.h"
+#include "kernel/lib/list.h"
 #include "kernel/platform.h"
 
 #define PAGE_SHIFT 12

@@ -10,7 +10,7 @@
 #ifndef MM_PCP_H
 #define MM_PCP_H
 
-#include "kernel/list.h"
+#include "kernel/lib/list.h"
 #include "kernel/platform.h"
 #include "mm/page.h"
 

@@ -26,7 +26,7 @@
  * object. A slab whose last object is freed is kept if the cache has no
  * other empty slab, and otherwise goes straight back to the buddy
  * allocator: a cache never sits on more than one empty slab - and a
- * domain's child cache on none (mm/memcg_slab.h: its slabs are charged to
+ * domain's child cache on none (mm/memcg/memcg_slab.h: its slabs are charged to
  * the domain, which must not pay for pages it no longer uses).
  *
  * Accounting happens at two points only: kmem_cache_alloc() first asks
@@ -41,7 +41,7 @@
 #include <string.h>
 
 #include "mm/buddy.h"
-#include "mm/memcg_slab.h"
+#include "mm/memcg/memcg_slab.h"
 #include "mm/page.h"
 
 /* The header at the start of every slab. */

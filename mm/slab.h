@@ -12,22 +12,22 @@
  * Accounted caches (SLAB_ACCOUNT, and the kmalloc caches for kmalloc with
  * __GFP_KMEMCG) give each domain its own child cache, made on the domain's
  * first allocation, whose slabs are charged to that domain and hold only
- * its objects: see mm/memcg_slab.h.
+ * its objects: see mm/memcg/memcg_slab.h.
  */
 #ifndef MM_SLAB_H
 #define MM_SLAB_H
 
 #include <stddef.h>
 
-#include "kernel/list.h"
-#include "kernel/spinlock.h"
+#include "kernel/lib/list.h"
+#include "kernel/locking/spinlock.h"
 #include "mm/gfp.h"
 
 /* kmem_cache_create flags */
 #define SLAB_HWCACHE_ALIGN 0x1u  /* align objects to a cache line */
 #define SLAB_PANIC         0x2u  /* panic if the cache cannot be created */
 #define SLAB_ACCOUNT       0x4u  /* charge every object to the domain of the
-				  * task allocating it (mm/memcg_slab.h) */
+				  * task allocating it (mm/memcg/memcg_slab.h) */
 
 #define KMALLOC_MIN_SIZE 8
 #define KMALLOC_MAX_CACHE_SIZE 2048  /* larger kmallocs take whole pages */
@@ -163,7 +163,7 @@ static inline bool is_child_cache(const struct kmem_cache *cache)
 }
 
 /*
- * kmem_cache_create_child - for mm/memcg_slab.c: a copy of root (same
+ * kmem_cache_create_child - for mm/memcg/memcg_slab.c: a copy of root (same
  * object size, alignment and slab order) called name, for one domain:
  * memcg_params.memcg = memcg, root_cache = root. It is on slab_caches and
  * keeps no empty slab (see slab_free). NULL if out of memory.

@@ -7,7 +7,7 @@
  *   task_struct           12     16    896    4    1 : tunables    0    0    0 : slabdata      4      4      0
  *   task_struct(A)         7      8    896    4    1 : tunables    0    0    0 : slabdata      2      2      0
  *
- * A child cache of a domain (mm/memcg_slab.h) is a line of its own,
+ * A child cache of a domain (mm/memcg/memcg_slab.h) is a line of its own,
  * "root(domain)", so a student can see which domain's objects fill which
  * pages. tally has no per-CPU object arrays, so the tunables and the
  * shared count are 0, as with Linux's SLUB.
@@ -16,7 +16,7 @@
 
 #include <stdio.h>
 
-#include "kernel/ctlfs.h"
+#include "kernel/fs/ctlfs.h"
 #include "mm/slab.h"
 
 static const char slabinfo_header[] =
@@ -28,7 +28,7 @@ static const char slabinfo_header[] =
 /*
  * slabinfo_print - every record of /proc/slabinfo: the header (one record
  * of two lines), then a line per cache. However many domains there are,
- * the file is read whole, a piece at a time (kernel/ctlfs.h, "Long
+ * the file is read whole, a piece at a time (kernel/fs/ctlfs.h, "Long
  * files"): a line is formatted only for the piece that keeps it.
  */
 static void slabinfo_print(struct ctl_seq *seq)

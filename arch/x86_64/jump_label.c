@@ -48,7 +48,7 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/text_poke.h"
 #include "arch/x86_64/trap.h"
-#include "kernel/cmdline.h"
+#include "kernel/lib/cmdline.h"
 #include "kernel/platform.h"
 #include "kernel/static_key.h"
 #include "kernel/static_key_table.h"

@@ -17,7 +17,7 @@ static inline unsigned int smp_processor_id(void)
 }
 
 /* preempt_schedule - called when preemption is re-enabled and the timer
- * asked for a reschedule meanwhile (kernel/sched.c). */
+ * asked for a reschedule meanwhile (kernel/sched/sched.c). */
 void preempt_schedule(void);
 
 static inline void preempt_disable(void)

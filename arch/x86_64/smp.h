@@ -26,7 +26,7 @@ void smp_call_function_poll(void);
 void smp_report_stopped_cpus(void);
 
 /* cpu_idle_loop - what a CPU does when it has nothing else: the scheduler
- * provides it (kernel/sched.c); the default halts. Never returns. */
+ * provides it (kernel/sched/sched.c); the default halts. Never returns. */
 _Noreturn void cpu_idle_loop(void);
 
 #endif

@@ -9,7 +9,7 @@
  * rsp in prev->rsp. Then loads next's rsp and FPU state and pops its
  * registers: the `ret` returns to wherever next called context_switch
  * itself - or, for a new task, to task_start (the stack fork built).
- * Called with interrupts off and the run queue locked (kernel/sched.c).
+ * Called with interrupts off and the run queue locked (kernel/sched/sched.c).
  *
  * struct cpu_context (kernel/task.h): fxsave at offset 0, rsp at 512.
  */

@@ -11,7 +11,7 @@
 #include "arch/x86_64/trap.h"
 
 #include "arch/x86_64/io.h"
-#include "arch/x86_64/lapic.h"
+#include "arch/x86_64/apic/lapic.h"
 #include "kernel/panic.h"
 #include "kernel/platform.h"
 

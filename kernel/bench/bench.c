@@ -1,8 +1,8 @@
 /*
- * kernel/bench.c - the benchmark runner: timing with the TSC, statistics,
+ * kernel/bench/bench.c - the benchmark runner: timing with the TSC, statistics,
  * and the `bench [NAME]` shell command.
  */
-#include "kernel/bench.h"
+#include "kernel/bench/bench.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -10,8 +10,8 @@
 
 #include "arch/x86_64/io.h"
 #include "kernel/platform.h"
-#include "kernel/shell_command.h"
-#include "mm/memcontrol.h"
+#include "kernel/shell/shell_command.h"
+#include "mm/memcg/memcontrol.h"
 
 static uint64_t samples[BENCH_ROUNDS];
 

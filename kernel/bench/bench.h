@@ -1,5 +1,5 @@
 /*
- * kernel/bench.h - in-kernel benchmarks, run by `bench [NAME]` at the
+ * kernel/bench/bench.h - in-kernel benchmarks, run by `bench [NAME]` at the
  * shell and by `make bench`.
  *
  * Each benchmark times an operation with the TSC over many rounds and
@@ -11,7 +11,7 @@
  * BENCH_BATCH operations, and median/p99 are taken over the rounds. Cycles
  * are meaningful under KVM or on hardware, not under software emulation.
  *
- * The SMP charge benchmarks (kernel/bench_charge.c) also print their
+ * The SMP charge benchmarks (kernel/bench/bench_charge.c) also print their
  * scaling curve as "# NAME cpus=K median_cycles=N" lines and, on a NUMA
  * machine, one "bench NAME node=N median_cycles=N p99_cycles=N ops=N" line
  * per node (that node's CPUs alone); `make bench` reads them all.

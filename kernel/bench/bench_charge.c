@@ -1,5 +1,5 @@
 /*
- * kernel/bench_charge.c - charging one domain from many CPUs at once: does
+ * kernel/bench/bench_charge.c - charging one domain from many CPUs at once: does
  * the per-CPU stock keep the shared counter's cache line from bouncing?
  *
  *   charge_smp_stock    each CPU charges one page at a time to the
@@ -48,13 +48,13 @@
 #include <stdbool.h>
 
 #include "arch/x86_64/io.h"
-#include "arch/x86_64/lapic.h"
-#include "kernel/bench.h"
+#include "arch/x86_64/apic/lapic.h"
+#include "kernel/bench/bench.h"
 #include "kernel/platform.h"
 #include "mm/buddy.h"
-#include "mm/memcontrol.h"
+#include "mm/memcg/memcontrol.h"
 #include "mm/numa.h"
-#include "mm/stock.h"
+#include "mm/memcg/stock.h"
 
 #define CHARGE_SAMPLE_MS 5   /* charging time per CPU per sample */
 #define CHARGE_SAMPLES 31

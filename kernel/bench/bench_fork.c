@@ -1,5 +1,5 @@
 /*
- * kernel/bench_fork.c - fork + exit + reap, timed with the TSC: the
+ * kernel/bench/bench_fork.c - fork + exit + reap, timed with the TSC: the
  * `fork_exit` benchmark (SPEC 9), also reported by `ktest
  * sched_fork_exit_cycles`.
  *
@@ -8,16 +8,16 @@
  * switch, the reaper freeing its stack, and the parent's wait reaping it.
  * Cycles are meaningful under KVM or on hardware only.
  */
-#include "kernel/bench_fork.h"
+#include "kernel/bench/bench_fork.h"
 
 #include "arch/x86_64/io.h"
-#include "kernel/bench.h"
+#include "kernel/bench/bench.h"
 #include "kernel/exit.h"
 #include "kernel/fork.h"
 #include "kernel/platform.h"
-#include "kernel/program.h"
+#include "kernel/programs/program.h"
 #include "kernel/task_ops.h"
-#include "mm/memcontrol.h"
+#include "mm/memcg/memcontrol.h"
 
 static uint64_t *timed;
 static unsigned int nr_timed;

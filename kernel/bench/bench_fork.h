@@ -1,5 +1,5 @@
 /*
- * kernel/bench_fork.h - the cost of fork + exit + reap (SPEC 9 fork_exit).
+ * kernel/bench/bench_fork.h - the cost of fork + exit + reap (SPEC 9 fork_exit).
  */
 #ifndef KERNEL_BENCH_FORK_H
 #define KERNEL_BENCH_FORK_H

@@ -1,5 +1,5 @@
 /*
- * kernel/bench_pages.c - what accounting costs the page allocator.
+ * kernel/bench/bench_pages.c - what accounting costs the page allocator.
  *
  *   page_order0            alloc+free of one page, static key off
  *   page_order0_root       the same with __GFP_KMEMCG, key on, a task of
@@ -21,14 +21,14 @@
 #include <errno.h>
 
 #include "arch/x86_64/cpu.h"
-#include "kernel/bench.h"
+#include "kernel/bench/bench.h"
 #include "kernel/fork.h"
 #include "kernel/platform.h"
 #include "kernel/task.h"
 #include "mm/buddy.h"
-#include "mm/kmem_hooks.h"
-#include "mm/memcontrol.h"
-#include "mm/stock.h"
+#include "mm/memcg/kmem_hooks.h"
+#include "mm/memcg/memcontrol.h"
+#include "mm/memcg/stock.h"
 
 static void op_page_order0(void *arg)
 {

@@ -1,17 +1,17 @@
 /*
- * kernel/cgroupfs.c - the /cgroup directories and their control files
- * (SPEC 5.2), on the control tree of kernel/ctlfs.c (Linux: the memory
- * controller's cftype table in mm/memcontrol.c).
+ * kernel/cgroup/cgroupfs.c - the /cgroup directories and their control files
+ * (SPEC 5.2), on the control tree of kernel/fs/ctlfs.c (Linux: the memory
+ * controller's cftype table in mm/memcg/memcontrol.c).
  *
  * Every domain has a directory: /cgroup is the root domain, and mkdir
  * under any domain's directory makes a child domain, rmdir removes one.
  * Each directory has the same files; the root also has cgroup.stat. A
  * file's private pointer is its domain; its handlers parse what is
- * written, call mm/memcontrol.c, and print what is read. Handlers run
+ * written, call mm/memcg/memcontrol.c, and print what is read. Handlers run
  * with the control tree's lock held (one at a time), and a failed write
  * changes nothing.
  */
-#include "kernel/cgroupfs.h"
+#include "kernel/cgroup/cgroupfs.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -19,13 +19,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/ctlfs.h"
-#include "kernel/memparse.h"
+#include "kernel/fs/ctlfs.h"
+#include "kernel/lib/memparse.h"
 #include "kernel/task.h"
 #include "kernel/task_ops.h"
-#include "mm/memcg_oom.h"
-#include "mm/memcg_stat.h"
-#include "mm/memcontrol.h"
+#include "mm/memcg/memcg_oom.h"
+#include "mm/memcg/memcg_stat.h"
+#include "mm/memcg/memcontrol.h"
 #include "mm/slab.h"
 
 static struct mem_cgroup *file_memcg(struct ctl_node *file)
@@ -272,7 +272,7 @@ static int compare_int(const void *a, const void *b)
 }
 
 /* tasks: one PID per line, in order, however many (a show handler: cat
- * reads it a piece at a time, kernel/ctlfs.h "Long files"). Each piece
+ * reads it a piece at a time, kernel/fs/ctlfs.h "Long files"). Each piece
  * counts from a new snapshot: a task that comes or goes between two
  * pieces may shift the PIDs after it by one line. */
 static int tasks_show(struct ctl_node *file, struct ctl_seq *seq)

@@ -1,5 +1,5 @@
 /*
- * kernel/cgroupfs.h - the /cgroup tree of control files: one directory per
+ * kernel/cgroup/cgroupfs.h - the /cgroup tree of control files: one directory per
  * domain, with the files of SPEC 5.2 (cgroup v1 names).
  */
 #ifndef KERNEL_CGROUPFS_H

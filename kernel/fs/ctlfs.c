@@ -1,19 +1,19 @@
 /*
- * kernel/ctlfs.c - the tree of control files: nodes, lookup, paths.
+ * kernel/fs/ctlfs.c - the tree of control files: nodes, lookup, paths.
  *
  * A node is a directory or a file. Each directory keeps its children on a
  * list in creation order; each node points to its parent (the root's parent
  * is NULL). Nodes come from kmalloc and hold their name (at most
  * CTL_NAME_MAX bytes), their handlers and a private pointer for whoever made
  * them. The operations on paths that the shell calls (ctl_read, ctl_write,
- * ...) are in kernel/ctlfs_ops.c; both share the tree lock defined here.
+ * ...) are in kernel/fs/ctlfs_ops.c; both share the tree lock defined here.
  */
 #include <errno.h>
 #include <string.h>
 
-#include "kernel/ctlfs.h"
-#include "kernel/ctlfs_internal.h"
-#include "kernel/spinlock.h"
+#include "kernel/fs/ctlfs.h"
+#include "kernel/fs/ctlfs_internal.h"
+#include "kernel/locking/spinlock.h"
 #include "mm/slab.h"
 
 struct ctl_node {

@@ -1,5 +1,5 @@
 /*
- * kernel/ctlfs.h - the in-memory tree of control files: /proc, /cgroup.
+ * kernel/fs/ctlfs.h - the in-memory tree of control files: /proc, /cgroup.
  *
  * Every node is a directory or a file; a file is a pair of handlers, read
  * (or show, for a long file) and write, as a kernfs/cgroupfs file in
@@ -78,7 +78,7 @@ struct ctl_node *ctl_create_file(struct ctl_node *parent, const char *name,
 				 const struct ctl_ops *ops, void *priv);
 /* ctl_create_dir_gfp - ctl_create_dir with the node allocated with gfp:
  * GFP_ACCOUNT charges it, as a directory entry of /tmp is, to the domain
- * of the task making it (mm/memcg_slab.h). */
+ * of the task making it (mm/memcg/memcg_slab.h). */
 struct ctl_node *ctl_create_dir_gfp(struct ctl_node *parent, const char *name,
 				    const struct ctl_ops *ops, void *priv,
 				    gfp_t gfp);
@@ -165,7 +165,7 @@ int ctl_stat(const char *path, char *abs, size_t size, bool *is_dir,
 	     char *why);
 
 /*
- * Long files (kernel/ctlfs_seq.c): the show handler and struct ctl_seq.
+ * Long files (kernel/fs/ctlfs_seq.c): the show handler and struct ctl_seq.
  *
  * A read handler writes its whole text into one buffer of CTL_READ_MAX
  * bytes: plenty for a counter or memory.stat, but nothing bounds

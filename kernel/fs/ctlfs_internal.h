@@ -1,11 +1,11 @@
 /*
- * kernel/ctlfs_internal.h - what kernel/ctlfs.c (the tree) shares with
- * kernel/ctlfs_ops.c (the path operations). Not for other users of ctlfs.
+ * kernel/fs/ctlfs_internal.h - what kernel/fs/ctlfs.c (the tree) shares with
+ * kernel/fs/ctlfs_ops.c (the path operations). Not for other users of ctlfs.
  */
 #ifndef KERNEL_CTLFS_INTERNAL_H
 #define KERNEL_CTLFS_INTERNAL_H
 
-#include "kernel/ctlfs.h"
+#include "kernel/fs/ctlfs.h"
 
 /* ctl_name_valid - may name[0..len) name a node? (see ctl_create_dir) */
 bool ctl_name_valid(const char *name, size_t len);

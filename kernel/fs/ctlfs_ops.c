@@ -1,5 +1,5 @@
 /*
- * kernel/ctlfs_ops.c - operations on the control tree by path.
+ * kernel/fs/ctlfs_ops.c - operations on the control tree by path.
  *
  * These are what the shell's cat, echo VALUE > FILE, ls, cd, mkdir and
  * rmdir do, and what other tasks call to use the tree. Each one:
@@ -21,9 +21,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "kernel/ctlfs.h"
-#include "kernel/ctlfs_internal.h"
-#include "kernel/errno_name.h"
+#include "kernel/fs/ctlfs.h"
+#include "kernel/fs/ctlfs_internal.h"
+#include "kernel/lib/errno_name.h"
 
 /* The explanation of the current operation's failure; under the tree lock. */
 static char ctl_why[CTL_WHY_MAX];

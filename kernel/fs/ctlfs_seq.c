@@ -1,6 +1,6 @@
 /*
- * kernel/ctlfs_seq.c - pieces of long control files: struct ctl_seq (see
- * "Long files" in kernel/ctlfs.h; Linux: fs/seq_file.c).
+ * kernel/fs/ctlfs_seq.c - pieces of long control files: struct ctl_seq (see
+ * "Long files" in kernel/fs/ctlfs.h; Linux: fs/seq_file.c).
  *
  * A show handler prints every record of its file; each ctl_seq_printf()
  * decides what happens to one record:
@@ -19,7 +19,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "kernel/ctlfs.h"
+#include "kernel/fs/ctlfs.h"
 
 void ctl_seq_init(struct ctl_seq *seq, char *buf, size_t size, size_t start)
 {

@@ -1,14 +1,14 @@
 /*
- * kernel/proc.c - /proc/cpuinfo: one block per CPU that came up, in the
+ * kernel/fs/proc.c - /proc/cpuinfo: one block per CPU that came up, in the
  * spirit of Linux's (processor, apicid, online ticks).
  */
-#include "kernel/proc.h"
+#include "kernel/fs/proc.h"
 
 #include <stdio.h>
 
 #include "arch/x86_64/cpu.h"
-#include "arch/x86_64/lapic.h"
-#include "kernel/ctlfs.h"
+#include "arch/x86_64/apic/lapic.h"
+#include "kernel/fs/ctlfs.h"
 #include "kernel/platform.h"
 
 static int cpuinfo_read(struct ctl_node *file, char *buf, size_t size)

@@ -1,5 +1,5 @@
 /*
- * kernel/proc.h - /proc files about the machine itself (/proc/cpuinfo).
+ * kernel/fs/proc.h - /proc files about the machine itself (/proc/cpuinfo).
  */
 #ifndef KERNEL_PROC_H
 #define KERNEL_PROC_H

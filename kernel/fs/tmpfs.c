@@ -1,6 +1,6 @@
 /*
- * kernel/tmpfs.c - /tmp: directories whose entries and inodes are charged
- * to the domain of the task that makes them (see kernel/tmpfs.h).
+ * kernel/fs/tmpfs.c - /tmp: directories whose entries and inodes are charged
+ * to the domain of the task that makes them (see kernel/fs/tmpfs.h).
  *
  * /tmp is a directory of the control tree whose handlers are this file's:
  * mkdir makes an inode and a directory entry (a ctl node with the same
@@ -14,12 +14,12 @@
  * last page, and a removed domain goes with it: `rm -r` of what a domain
  * made is what lets nr_dying_descendants drop back to 0.
  */
-#include "kernel/tmpfs.h"
+#include "kernel/fs/tmpfs.h"
 
 #include <errno.h>
 #include <string.h>
 
-#include "kernel/ctlfs.h"
+#include "kernel/fs/ctlfs.h"
 #include "mm/slab.h"
 
 static struct kmem_cache *tmpfs_inode_cache;

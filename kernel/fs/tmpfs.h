@@ -1,5 +1,5 @@
 /*
- * kernel/tmpfs.h - /tmp, a small in-memory filesystem of directories
+ * kernel/fs/tmpfs.h - /tmp, a small in-memory filesystem of directories
  * (Linux: mm/shmem.c's tmpfs, the part that is directories).
  *
  * It is what the 2012 series' cover letter used to show why dentries and
@@ -7,7 +7,7 @@
  * cgroup eats kernel memory without any task, stack or user page to show
  * for it. Here each directory is
  *
- *   a directory entry   a node of the control tree (kernel/ctlfs.h) - its
+ *   a directory entry   a node of the control tree (kernel/fs/ctlfs.h) - its
  *                       name, parent and children - from kmalloc with
  *                       GFP_ACCOUNT: "kmalloc-128(A)" in /proc/slabinfo
  *   an inode            struct tmpfs_inode, from the SLAB_ACCOUNT cache
@@ -42,7 +42,7 @@ struct tmpfs_inode {
 int tmpfs_init(void);
 
 /*
- * For programs (kernel/programs.c mkdirloop): a working directory held
+ * For programs (kernel/programs/programs.c mkdirloop): a working directory held
  * by a reference, not by a path - a path would outgrow any buffer.
  *
  * tmpfs_open_dir - the directory at the absolute path (/tmp or below),

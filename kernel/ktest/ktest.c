@@ -1,19 +1,19 @@
 /*
- * kernel/ktest.c - the in-kernel test runner: `ktest [NAME]` at the shell.
+ * kernel/ktest/ktest.c - the in-kernel test runner: `ktest [NAME]` at the shell.
  *
  * Runs every case of the `ktests` table (or the one named) and reports in
  * KTAP: "KTAP version 1", the plan "1..N", then "ok N name" or
  * "not ok N name" per case, with "# " diagnostics. Cases whose name starts
  * with "panic_" crash the kernel on purpose and run only when named.
  */
-#include "kernel/ktest.h"
+#include "kernel/ktest/ktest.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "kernel/platform.h"
-#include "kernel/shell_command.h"
+#include "kernel/shell/shell_command.h"
 
 void ktest_fail(struct ktest *t, const char *file, int line, const char *msg)
 {

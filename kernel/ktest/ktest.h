@@ -1,5 +1,5 @@
 /*
- * kernel/ktest.h - in-kernel tests, run by the shell command `ktest [NAME]`
+ * kernel/ktest/ktest.h - in-kernel tests, run by the shell command `ktest [NAME]`
  * and reported in KTAP (Linux Documentation/dev-tools/ktap.rst).
  *
  *   static void ktest_buddy_split(struct ktest *t)

@@ -1,6 +1,6 @@
 /*
- * kernel/ktest_memcg_slab.c - in-kernel test of a domain's slab child
- * caches (mm/memcg_slab.h) on the real machine: `ktest memcg_child_cache`.
+ * kernel/ktest/ktest_memcg_slab.c - in-kernel test of a domain's slab child
+ * caches (mm/memcg/memcg_slab.h) on the real machine: `ktest memcg_child_cache`.
  * The host test tests/unit/test_memcg_slab.c checks the same code in
  * detail; this one checks it where it runs, with the static key patched
  * in, the real page allocator and the real control files.
@@ -14,13 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/cgroupfs.h"
-#include "kernel/ctlfs.h"
+#include "kernel/cgroup/cgroupfs.h"
+#include "kernel/fs/ctlfs.h"
 #include "kernel/fork.h"
-#include "kernel/ktest.h"
+#include "kernel/ktest/ktest.h"
 #include "kernel/platform.h"
 #include "mm/buddy.h"
-#include "mm/memcontrol.h"
+#include "mm/memcg/memcontrol.h"
 #include "mm/page.h"
 #include "mm/pcp.h"
 #include "mm/slab.h"

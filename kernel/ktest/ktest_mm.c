@@ -1,5 +1,5 @@
 /*
- * kernel/ktest_mm.c - in-kernel tests of physical memory: the buddy
+ * kernel/ktest/ktest_mm.c - in-kernel tests of physical memory: the buddy
  * allocator, the per-CPU lists and the slab allocator, on the machine's
  * real RAM and CPUs (`ktest NAME` at the shell). The host unit tests in
  * tests/unit/ check the same code in detail; these check it where it runs.
@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/ctlfs.h"
-#include "kernel/ktest.h"
+#include "kernel/fs/ctlfs.h"
+#include "kernel/ktest/ktest.h"
 #include "kernel/platform.h"
 #include "mm/buddy.h"
 #include "mm/meminfo.h"

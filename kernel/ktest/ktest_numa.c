@@ -1,5 +1,5 @@
 /*
- * kernel/ktest_numa.c - in-kernel tests of the per-node buddy allocator
+ * kernel/ktest/ktest_numa.c - in-kernel tests of the per-node buddy allocator
  * (mm/buddy.c, mm/numa.h) on the machine's real topology: each CPU is
  * served from its own node, and a block freed on another node's CPU goes
  * back to its own node. On a machine without an SRAT every CPU and frame
@@ -8,7 +8,7 @@
  *
  * They count free pages: a quiet machine is expected (the shell waits).
  */
-#include "kernel/ktest.h"
+#include "kernel/ktest/ktest.h"
 #include "kernel/platform.h"
 #include "mm/buddy.h"
 #include "mm/numa.h"

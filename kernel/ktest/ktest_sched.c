@@ -1,5 +1,5 @@
 /*
- * kernel/ktest_sched.c - in-kernel tests of tasks and the scheduler:
+ * kernel/ktest/ktest_sched.c - in-kernel tests of tasks and the scheduler:
  * fork, exit and reaping of many tasks, fork's ENOMEM and its roll-back,
  * kill of a task asleep and of one running, wait queues, sleeping, and
  * preemption (a task that never sleeps does not starve the others on its
@@ -15,22 +15,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/bench_fork.h"
-#include "kernel/cgroupfs.h"
-#include "kernel/ctlfs.h"
+#include "kernel/bench/bench_fork.h"
+#include "kernel/cgroup/cgroupfs.h"
+#include "kernel/fs/ctlfs.h"
 #include "kernel/exit.h"
 #include "kernel/fork.h"
-#include "kernel/ktest.h"
+#include "kernel/ktest/ktest.h"
 #include "kernel/platform.h"
-#include "kernel/program.h"
-#include "kernel/sched.h"
+#include "kernel/programs/program.h"
+#include "kernel/sched/sched.h"
 #include "kernel/task.h"
 #include "kernel/task_ops.h"
 #include "kernel/task_table.h"
-#include "kernel/time.h"
-#include "kernel/wait.h"
+#include "kernel/time/time.h"
+#include "kernel/sched/wait.h"
 #include "mm/buddy.h"
-#include "mm/memcontrol.h"
+#include "mm/memcg/memcontrol.h"
 #include "mm/slab.h"
 
 /* start - a task running prog in the root domain; its PID (> 0). */

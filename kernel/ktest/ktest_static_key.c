@@ -1,5 +1,5 @@
 /*
- * kernel/ktest_static_key.c - in-kernel tests of static keys: the sites in
+ * kernel/ktest/ktest_static_key.c - in-kernel tests of static keys: the sites in
  * the running kernel, counting, the protection of kernel text, patching
  * while every other CPU runs through the site being patched, and what a
  * key that is off costs the page allocator.
@@ -16,17 +16,17 @@
 
 #include "arch/x86_64/io.h"
 #include "arch/x86_64/jump_label.h"
-#include "arch/x86_64/lapic.h"
+#include "arch/x86_64/apic/lapic.h"
 #include "arch/x86_64/paging.h"
 #include "arch/x86_64/text_poke.h"
 #include "arch/x86_64/trap.h"
-#include "kernel/ktest.h"
+#include "kernel/ktest/ktest.h"
 #include "kernel/platform.h"
 #include "kernel/static_key.h"
 #include "kernel/static_key_table.h"
 #include "mm/buddy.h"
 #include "mm/debug_free.h"
-#include "mm/kmem_hooks.h"
+#include "mm/memcg/kmem_hooks.h"
 
 /* Used only by these tests: count 0 except while one runs. */
 DEFINE_STATIC_KEY_FALSE(ktest_static_key);

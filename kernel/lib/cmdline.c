@@ -1,7 +1,7 @@
 /*
- * kernel/cmdline.c - reading key=value words from the kernel command line.
+ * kernel/lib/cmdline.c - reading key=value words from the kernel command line.
  */
-#include "kernel/cmdline.h"
+#include "kernel/lib/cmdline.h"
 
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /*
- * kernel/cmdline.h - the kernel command line: "smp=2 script=demo quiet".
+ * kernel/lib/cmdline.h - the kernel command line: "smp=2 script=demo quiet".
  */
 #ifndef KERNEL_CMDLINE_H
 #define KERNEL_CMDLINE_H

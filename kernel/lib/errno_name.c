@@ -1,5 +1,5 @@
 /*
- * kernel/errno_name.c - names and descriptions of the error numbers the
+ * kernel/lib/errno_name.c - names and descriptions of the error numbers the
  * shell may report. The numbers themselves come from the C library's
  * <errno.h> (newlib in the kernel, glibc on the host): the table is written
  * with the symbolic constants, so it is right for both.
@@ -7,7 +7,7 @@
 #include <errno.h>
 #include <stddef.h>
 
-#include "kernel/errno_name.h"
+#include "kernel/lib/errno_name.h"
 #include "kernel/platform.h"
 
 static const struct {

@@ -1,5 +1,5 @@
 /*
- * kernel/errno_name.h - the symbolic name of an error number.
+ * kernel/lib/errno_name.h - the symbolic name of an error number.
  *
  * The shell reports a failed command as "error: ENAME: explanation"; this
  * is where -EBUSY becomes "EBUSY". Only the names the shell protocol allows

@@ -1,5 +1,5 @@
 /*
- * kernel/list.h - circular doubly linked lists, as Linux's <linux/list.h>.
+ * kernel/lib/list.h - circular doubly linked lists, as Linux's <linux/list.h>.
  *
  * A list_head is embedded in the object that is listed; container_of()
  * (list_entry) gets back from the link to the object.

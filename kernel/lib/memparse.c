@@ -1,5 +1,5 @@
 /*
- * kernel/memparse.c - strict parsers for the values written to control
+ * kernel/lib/memparse.c - strict parsers for the values written to control
  * files: sizes (memparse_size) and plain integers (parse_int). The rules,
  * and where they differ from Linux, are in memparse.h.
  *
@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "kernel/memparse.h"
+#include "kernel/lib/memparse.h"
 #include "mm/page.h"
 
 /* The largest page multiple that is a valid size: 0x7ffffffffffff000. */

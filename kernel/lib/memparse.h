@@ -1,5 +1,5 @@
 /*
- * kernel/memparse.h - parsing the numbers written to control files.
+ * kernel/lib/memparse.h - parsing the numbers written to control files.
  *
  * memparse_size() reads the size syntax of SPEC 5.2, the syntax of Linux's
  * memparse() as the 2012 res_counter used it for memory.limit_in_bytes:

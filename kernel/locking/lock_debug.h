@@ -1,7 +1,7 @@
 /*
- * kernel/lock_debug.h - spinlock debugging, in the debug build only
+ * kernel/locking/lock_debug.h - spinlock debugging, in the debug build only
  * (`make DEBUG=1`, CONFIG_DEBUG_LOCKS): a small lockdep (Linux:
- * kernel/locking/lockdep.c). kernel/spinlock.h calls these around every
+ * kernel/locking/lockdep.c). kernel/locking/spinlock.h calls these around every
  * spin_lock and spin_unlock; in the normal build they do not exist and
  * spinlock.h is exactly what it was.
  *

@@ -1,5 +1,5 @@
 /*
- * kernel/spinlock.h - ticket spinlocks, the same in the kernel and on the host.
+ * kernel/locking/spinlock.h - ticket spinlocks, the same in the kernel and on the host.
  *
  * A ticket lock hands the lock out in arrival order, so no CPU starves.
  * Taking a lock disables preemption (a task holding a spinlock must not be
@@ -8,7 +8,7 @@
  * handler takes too.
  *
  * In the debug build (make DEBUG=1, CONFIG_DEBUG_LOCKS) every lock also
- * has a name, and spin_lock/spin_unlock report to kernel/lock_debug.c,
+ * has a name, and spin_lock/spin_unlock report to kernel/locking/lock_debug.c,
  * which panics on a lock-order inversion, a recursive lock or an unlock
  * of a lock not held, a lock that does not change hands for 20 s (a deadlock:
  * the panic shows where every CPU is), and smp_call_function_all on a CPU
@@ -32,7 +32,7 @@ typedef struct spinlock {
 } spinlock_t;
 
 #ifdef CONFIG_DEBUG_LOCKS
-#include "kernel/lock_debug.h"
+#include "kernel/locking/lock_debug.h"
 #define __LOCK_STR(x) #x
 #define __LOCK_LINE(x) __LOCK_STR(x)
 #define SPINLOCK_INIT {0, 0, __FILE__ ":" __LOCK_LINE(__LINE__), false}

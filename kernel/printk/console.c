@@ -1,19 +1,19 @@
 /*
- * kernel/console.c - the console: every output device gets every byte, and
+ * kernel/printk/console.c - the console: every output device gets every byte, and
  * input from any device lands in one ring buffer the shell reads.
  *
  * Output is serialised by console_lock so that lines from different CPUs
  * do not interleave mid-line. After a panic has begun, the lock is ignored
  * (it may be held by the CPU that crashed).
  */
-#include "kernel/console.h"
+#include "kernel/printk/console.h"
 
-#include "arch/x86_64/fb.h"
+#include "arch/x86_64/drivers/fb.h"
 #include "arch/x86_64/io.h"
-#include "arch/x86_64/serial.h"
-#include "arch/x86_64/vga.h"
+#include "arch/x86_64/drivers/serial.h"
+#include "arch/x86_64/drivers/vga.h"
 #include "kernel/panic.h"
-#include "kernel/spinlock.h"
+#include "kernel/locking/spinlock.h"
 
 static spinlock_t console_lock = SPINLOCK_INIT;
 

@@ -1,5 +1,5 @@
 /*
- * kernel/console.h - the console: output to COM1 and the screen, input from
+ * kernel/printk/console.h - the console: output to COM1 and the screen, input from
  * COM1 and the keyboard.
  */
 #ifndef KERNEL_CONSOLE_H

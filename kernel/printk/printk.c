@@ -1,5 +1,5 @@
 /*
- * kernel/printk.c - formatted console output, with newlib's vsnprintf.
+ * kernel/printk/printk.c - formatted console output, with newlib's vsnprintf.
  *
  * A message is formatted into a buffer on the stack and written in one
  * piece, so concurrent messages from several CPUs do not interleave. Long
@@ -9,9 +9,9 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "kernel/console.h"
+#include "kernel/printk/console.h"
 #include "kernel/platform.h"
-#include "kernel/spinlock.h"
+#include "kernel/locking/spinlock.h"
 
 #define PRINTK_SMALL 256
 #define PRINTK_LARGE 16384

@@ -1,6 +1,6 @@
 /*
- * kernel/demo.c - the `demo` command behind the fork-bomb demonstration
- * (SPEC 8, boot script `demo` in kernel/script.c):
+ * kernel/programs/demo.c - the `demo` command behind the fork-bomb demonstration
+ * (SPEC 8, boot script `demo` in kernel/shell/script.c):
  *
  *   demo start DOMAIN      start a worker in DOMAIN; measure its rate
  *                          (units of work per second, with the other
@@ -38,22 +38,22 @@
 #include <string.h>
 
 #include "arch/x86_64/io.h"
-#include "arch/x86_64/lapic.h"
-#include "kernel/cgroupfs.h"
-#include "kernel/ctlfs.h"
+#include "arch/x86_64/apic/lapic.h"
+#include "kernel/cgroup/cgroupfs.h"
+#include "kernel/fs/ctlfs.h"
 #include "kernel/exit.h"
 #include "kernel/fork.h"
 #include "kernel/platform.h"
-#include "kernel/program.h"
-#include "kernel/sched.h"
-#include "kernel/shell_command.h"
+#include "kernel/programs/program.h"
+#include "kernel/sched/sched.h"
+#include "kernel/shell/shell_command.h"
 #include "kernel/task.h"
 #include "kernel/task_ops.h"
 #include "kernel/task_table.h"
-#include "kernel/time.h"
-#include "kernel/timer.h"
+#include "kernel/time/time.h"
+#include "kernel/time/timer.h"
 #include "mm/buddy.h"
-#include "mm/memcontrol.h"
+#include "mm/memcg/memcontrol.h"
 
 /* The worker's CPU time is sampled this often during a status second:
  * short enough that it rarely moves to the other CPU within a sample. */
@@ -89,7 +89,7 @@ static void shell_nap_wake(struct timer *timer)
 }
 
 /*
- * shell_nap - sleep ms milliseconds (as msleep, kernel/sched.c), and
+ * shell_nap - sleep ms milliseconds (as msleep, kernel/sched/sched.c), and
  * return how long the shell then waited for the CPU, in ms: from its
  * wake-up (in the timer interrupt) until it ran again. That is the wait a
  * key press would see - the console's interrupt wakes the shell the same

@@ -1,16 +1,16 @@
 /*
- * kernel/program.c - the kernel services programs call (see
- * kernel/program.h): each one is bracketed by kernel_enter/kernel_leave,
+ * kernel/programs/program.c - the kernel services programs call (see
+ * kernel/programs/program.h): each one is bracketed by kernel_enter/kernel_leave,
  * so that a kill never interrupts one half done, and takes effect as it
  * returns.
  */
-#include "kernel/program.h"
+#include "kernel/programs/program.h"
 
 #include <errno.h>
 
 #include "kernel/fork.h"
-#include "kernel/time.h"
-#include "kernel/wait.h"
+#include "kernel/time/time.h"
+#include "kernel/sched/wait.h"
 #include "mm/buddy.h"
 
 /* Nobody wakes it: prog_pause sleeps here until killed. */

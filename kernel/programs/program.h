@@ -1,5 +1,5 @@
 /*
- * kernel/program.h - built-in programs, and the kernel services they call.
+ * kernel/programs/program.h - built-in programs, and the kernel services they call.
  *
  * A program is a function void main(struct task *self, const char *arg)
  * that a task runs (`run DOMAIN PROGRAM [ARGS]`, or fork). It counts its
@@ -21,7 +21,7 @@
 #include <stdint.h>
 
 #include "kernel/task.h"
-#include "mm/user_memory.h"
+#include "mm/memcg/user_memory.h"
 
 struct program {
 	const char *name;
@@ -59,7 +59,7 @@ static inline void kernel_leave(struct task *self)
 		task_exit();
 }
 
-/* --- services (kernel/program.c) ------------------------------------------- */
+/* --- services (kernel/programs/program.c) ------------------------------------------- */
 
 /*
  * prog_fork - a copy of the calling task: the same program, from the
@@ -75,7 +75,7 @@ void prog_sleep(struct task *self, unsigned int ms);
 /* prog_pause - sleep until killed. Never returns. */
 _Noreturn void prog_pause(struct task *self);
 
-/* prog_user_alloc - nr_pages of user memory (mm/user_memory.h).
+/* prog_user_alloc - nr_pages of user memory (mm/memcg/user_memory.h).
  * Returns 0 or -ENOMEM. */
 int prog_user_alloc(struct task *self, unsigned long nr_pages,
 		    enum user_page_kind kind);

@@ -1,5 +1,5 @@
 /*
- * kernel/programs.c - the built-in programs that `run` starts (SPEC 7.4).
+ * kernel/programs/programs.c - the built-in programs that `run` starts (SPEC 7.4).
  *
  *   spin            sleeps until killed
  *   worker [N]      units of CPU work, counted in WORK; N units then exits
@@ -12,17 +12,17 @@
  *   mkdirloop [DIR] `while true; do mkdir x; cd x; done` in /tmp (or DIR,
  *                   a directory of /tmp); exits at the first ENOMEM
  *                   (WORK: directories made)
- *   stress SECONDS  random domain and task operations (kernel/stress.c)
+ *   stress SECONDS  random domain and task operations (kernel/programs/stress.c)
  *
  * What they hold is freed when they exit (killed).
  */
 #include <errno.h>
 #include <string.h>
 
-#include "kernel/memparse.h"
-#include "kernel/program.h"
-#include "kernel/tmpfs.h"
-#include "kernel/stress.h"
+#include "kernel/lib/memparse.h"
+#include "kernel/programs/program.h"
+#include "kernel/fs/tmpfs.h"
+#include "kernel/programs/stress.h"
 #include "mm/page.h"
 
 /* One unit of work: a fixed amount of arithmetic (some tens of
@@ -74,7 +74,7 @@ static void forkbomb_main(struct task *self, const char *arg)
 }
 
 /* size_check / size_pages - SIZE as memory.limit_in_bytes reads it
- * (kernel/memparse.h); not -1. */
+ * (kernel/lib/memparse.h); not -1. */
 static int size_check(const char *arg)
 {
 	uint64_t bytes;
@@ -127,7 +127,7 @@ static void kmemhog_main(struct task *self, const char *arg)
 /*
  * mkdirloop - the 2012 cover letter's example of kernel memory that no
  * task holds: `while true; do mkdir x; cd x; done`. Each directory is an
- * inode and a directory entry charged to the task's domain (kernel/tmpfs.h)
+ * inode and a directory entry charged to the task's domain (kernel/fs/tmpfs.h)
  * and outlives the task. As the shell loop would, it goes on when x
  * exists already (mkdir fails with EEXIST, cd x works), and stops - the
  * task exits - at the first ENOMEM, or if its directory is removed under

@@ -1,5 +1,5 @@
 /*
- * kernel/stress.c - `stress SECONDS` (SPEC 10): every CPU changes the
+ * kernel/programs/stress.c - `stress SECONDS` (SPEC 10): every CPU changes the
  * domain tree and its tasks at random for SECONDS, as fast as it can,
  * through the same calls a user's commands make; then everything it made
  * is undone, and `check` must find every invariant of SPEC 5.3 intact.
@@ -19,7 +19,7 @@
  * kmemhog, user and kernel allocations; and a forkbomb under a 1M kmem
  * limit), kills, task moves (`echo PID > tasks`) and cgroup.kill.
  *
- * Every operation goes through the path operations of kernel/ctlfs.h
+ * Every operation goes through the path operations of kernel/fs/ctlfs.h
  * (ctl_mkdir, ctl_rmdir, ctl_write, ctl_read), and `run`, `kill` and
  * `wait` through the calls the shell's commands make (task_spawn,
  * task_kill_user, task_wait): so the locking being exercised is the real
@@ -33,24 +33,24 @@
  *
  *   stress: 30 s on 4 CPUs: 123456 operations, 0 unexpected errors
  */
-#include "kernel/stress.h"
+#include "kernel/programs/stress.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "kernel/cgroupfs.h"
-#include "kernel/ctlfs.h"
-#include "kernel/errno_name.h"
+#include "kernel/cgroup/cgroupfs.h"
+#include "kernel/fs/ctlfs.h"
+#include "kernel/lib/errno_name.h"
 #include "kernel/exit.h"
 #include "kernel/fork.h"
-#include "kernel/memparse.h"
-#include "kernel/program.h"
-#include "kernel/shell_command.h"
+#include "kernel/lib/memparse.h"
+#include "kernel/programs/program.h"
+#include "kernel/shell/shell_command.h"
 #include "kernel/task_ops.h"
 #include "kernel/task_table.h"
-#include "kernel/time.h"
-#include "mm/memcontrol.h"
+#include "kernel/time/time.h"
+#include "mm/memcg/memcontrol.h"
 #include "mm/slab.h"
 
 #define STRESS_SECONDS_MAX 3600

@@ -1,6 +1,6 @@
 /*
- * kernel/stress.h - the `stress SECONDS` program and shell command
- * (SPEC 10; see kernel/stress.c).
+ * kernel/programs/stress.h - the `stress SECONDS` program and shell command
+ * (SPEC 10; see kernel/programs/stress.c).
  */
 #ifndef KERNEL_STRESS_H
 #define KERNEL_STRESS_H

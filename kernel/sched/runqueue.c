@@ -1,9 +1,9 @@
 /*
- * kernel/runqueue.c - one CPU's run queue, fair between domains (see
- * kernel/runqueue.h for the policy). Pure logic: the caller holds the run
+ * kernel/sched/runqueue.c - one CPU's run queue, fair between domains (see
+ * kernel/sched/runqueue.h for the policy). Pure logic: the caller holds the run
  * queue's lock and says how much time has passed.
  */
-#include "kernel/runqueue.h"
+#include "kernel/sched/runqueue.h"
 
 #include <stddef.h>
 

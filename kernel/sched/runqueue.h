@@ -1,5 +1,5 @@
 /*
- * kernel/runqueue.h - one CPU's run queue, fair between domains: the pure
+ * kernel/sched/runqueue.h - one CPU's run queue, fair between domains: the pure
  * logic of the scheduler (no locks, no clock), compiled for the kernel and
  * for the host unit tests (tests/unit/test_runqueue.c).
  *
@@ -41,7 +41,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "kernel/list.h"
+#include "kernel/lib/list.h"
 
 /* Groups (domains with runnable tasks) one CPU keeps apart. When more
  * domains than this are runnable on one CPU, the extra ones share the

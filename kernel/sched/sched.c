@@ -1,7 +1,7 @@
 /*
- * kernel/sched.c - the SMP scheduler: per-CPU run queues, switching,
+ * kernel/sched/sched.c - the SMP scheduler: per-CPU run queues, switching,
  * preemption, wake-ups, sleeping, the idle loop and load balancing (see
- * kernel/sched.h; the queueing policy is kernel/runqueue.c).
+ * kernel/sched/sched.h; the queueing policy is kernel/sched/runqueue.c).
  *
  * The path of a switch, in order:
  *
@@ -19,28 +19,28 @@
  * and interrupts are on - the timer's interrupt exit, or preempt_enable()
  * once a reschedule is pending.
  */
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 
 #include <stdio.h>
 
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/io.h"
-#include "arch/x86_64/lapic.h"
+#include "arch/x86_64/apic/lapic.h"
 #include "arch/x86_64/smp.h"
 #include "arch/x86_64/trap.h"
-#include "kernel/console.h"
-#include "kernel/ctlfs.h"
+#include "kernel/printk/console.h"
+#include "kernel/fs/ctlfs.h"
 #include "kernel/exit.h"
 #include "kernel/panic.h"
 #include "kernel/platform.h"
-#include "kernel/runqueue.h"
-#include "kernel/spinlock.h"
+#include "kernel/sched/runqueue.h"
+#include "kernel/locking/spinlock.h"
 #include "kernel/task.h"
 #include "kernel/task_table.h"
-#include "kernel/time.h"
-#include "kernel/timer.h"
-#include "kernel/wait.h"
-#include "mm/memcontrol.h"
+#include "kernel/time/time.h"
+#include "kernel/time/timer.h"
+#include "kernel/sched/wait.h"
+#include "mm/memcg/memcontrol.h"
 
 /* The most tasks one balancing pass moves. */
 #define BALANCE_MOVES_MAX 32
@@ -389,7 +389,7 @@ void schedule_timeout(uint64_t ticks)
 	set_current_state(TASK_RUNNING);
 }
 
-/* msleep - kernel/time.h. A killed task's sleep ends early (it is on its
+/* msleep - kernel/time/time.h. A killed task's sleep ends early (it is on its
  * way out). Before the scheduler runs, the CPU halts between ticks. */
 void msleep(unsigned int ms)
 {
@@ -567,7 +567,7 @@ static void console_wake(void)
  * balancer weighs it (1000 = one domain's worth), context switches, tasks
  * it pulled from other CPUs, and ticks it spent idle. A line is up to
  * ~140 bytes with 64 CPUs' counters at their widest, past one 8 KiB read:
- * so a show handler, read in pieces of whole lines (kernel/ctlfs.h).
+ * so a show handler, read in pieces of whole lines (kernel/fs/ctlfs.h).
  */
 static int sched_proc_show(struct ctl_node *file, struct ctl_seq *seq)
 {

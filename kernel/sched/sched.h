@@ -1,7 +1,7 @@
 /*
- * kernel/sched.h - the scheduler: which task runs on each CPU, and when.
+ * kernel/sched/sched.h - the scheduler: which task runs on each CPU, and when.
  *
- * Every CPU has its own run queue (kernel/runqueue.h: fair between
+ * Every CPU has its own run queue (kernel/sched/runqueue.h: fair between
  * domains, round robin inside one) and its own idle task, which halts
  * when there is nothing to run. The LAPIC timer ticks HZ times a second
  * on every CPU: a task that has used its slice (SCHED_SLICE_MS) while
@@ -77,7 +77,7 @@ void set_current_state(int state);
  * reaper, ...) ran there. The rest of that CPU's time went to the tasks
  * of user domains other than task. Interrupts are counted to the task
  * they interrupted (as Linux without IRQ_TIME_ACCOUNTING). For the
- * fork-bomb demonstration's fair-share figure (kernel/demo.c).
+ * fork-bomb demonstration's fair-share figure (kernel/programs/demo.c).
  */
 struct sched_cpu_times {
 	unsigned int cpu;

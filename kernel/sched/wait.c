@@ -1,10 +1,10 @@
 /*
- * kernel/wait.c - wait queues (see kernel/wait.h), and the OOM wait of
+ * kernel/sched/wait.c - wait queues (see kernel/sched/wait.h), and the OOM wait of
  * kernel/task_ops.h built on one.
  */
-#include "kernel/wait.h"
+#include "kernel/sched/wait.h"
 
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "kernel/task.h"
 #include "kernel/task_ops.h"
 

@@ -1,5 +1,5 @@
 /*
- * kernel/wait.h - wait queues: a task sleeps until a condition holds,
+ * kernel/sched/wait.h - wait queues: a task sleeps until a condition holds,
  * and whoever makes it true wakes it (Linux's wait_event / wake_up).
  *
  *   wait_event(&input_wq, input_pending());      the sleeper
@@ -20,8 +20,8 @@
 
 #include <stdbool.h>
 
-#include "kernel/list.h"
-#include "kernel/spinlock.h"
+#include "kernel/lib/list.h"
+#include "kernel/locking/spinlock.h"
 
 struct task;
 
@@ -59,7 +59,7 @@ static inline bool wait_queue_active(struct wait_queue_head *wq)
 	return !list_empty(&wq->waiters);
 }
 
-/* current_killed - has the current task been killed (kernel/task.c)? */
+/* current_killed - has the current task been killed (kernel/task_table.c)? */
 bool current_killed(void);
 void schedule(void);
 

@@ -1,6 +1,6 @@
 /*
- * kernel/cmd_check.c - the `check` shell command: verify the accounting
- * invariants of SPEC 5.3 (mm/memcg_check.c) and print
+ * kernel/shell/cmd_check.c - the `check` shell command: verify the accounting
+ * invariants of SPEC 5.3 (mm/memcg/memcg_check.c) and print
  *
  *   check: ok
  *
@@ -15,8 +15,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "kernel/shell_command.h"
-#include "mm/memcg_check.h"
+#include "kernel/shell/shell_command.h"
+#include "mm/memcg/memcg_check.h"
 #include "mm/slab.h"
 
 #define CHECK_ATTEMPTS 3

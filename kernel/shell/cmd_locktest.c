@@ -1,6 +1,6 @@
 /*
- * kernel/cmd_locktest.c - `locktest RULE`, in the debug build only (make
- * DEBUG=1): break one of the rules kernel/lock_debug.c checks, on
+ * kernel/shell/cmd_locktest.c - `locktest RULE`, in the debug build only (make
+ * DEBUG=1): break one of the rules kernel/locking/lock_debug.c checks, on
  * purpose, to show that the debug build catches it. Each ends in a panic
  * that names the lock and the rule:
  *
@@ -18,9 +18,9 @@
 #include <errno.h>
 #include <string.h>
 
-#include "kernel/shell_command.h"
-#include "kernel/spinlock.h"
-#include "kernel/sched.h"
+#include "kernel/shell/shell_command.h"
+#include "kernel/locking/spinlock.h"
+#include "kernel/sched/sched.h"
 
 static spinlock_t locktest_a = SPINLOCK_INIT;
 static spinlock_t locktest_b = SPINLOCK_INIT;

@@ -1,16 +1,16 @@
 /*
- * kernel/cmd_rm.c - the shell's `rm -r PATH`: remove a directory and
+ * kernel/shell/cmd_rm.c - the shell's `rm -r PATH`: remove a directory and
  * everything below it, where the directory's filesystem allows it (/tmp;
- * kernel/tmpfs.c). `rmdir` removes only an empty directory, and a chain
+ * kernel/fs/tmpfs.c). `rmdir` removes only an empty directory, and a chain
  * of directories thousands deep - what mkdirloop leaves - could never be
  * removed one rmdir at a time: no path that long can be typed.
  */
 #include <errno.h>
 #include <string.h>
 
-#include "kernel/ctlfs.h"
-#include "kernel/shell.h"
-#include "kernel/shell_command.h"
+#include "kernel/fs/ctlfs.h"
+#include "kernel/shell/shell.h"
+#include "kernel/shell/shell_command.h"
 
 static int cmd_rm(int argc, char **argv)
 {

@@ -1,5 +1,5 @@
 /*
- * kernel/cmd_tasks.c - the shell's task commands (SPEC 7.3):
+ * kernel/shell/cmd_tasks.c - the shell's task commands (SPEC 7.3):
  *
  *   run DOMAIN PROGRAM [ARGS]   start a task; prints "pid N"
  *   ps                          one line per task
@@ -13,18 +13,18 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "kernel/cgroupfs.h"
-#include "kernel/ctlfs.h"
+#include "kernel/cgroup/cgroupfs.h"
+#include "kernel/fs/ctlfs.h"
 #include "kernel/exit.h"
 #include "kernel/fork.h"
-#include "kernel/memparse.h"
+#include "kernel/lib/memparse.h"
 #include "kernel/platform.h"
-#include "kernel/program.h"
-#include "kernel/shell_command.h"
+#include "kernel/programs/program.h"
+#include "kernel/shell/shell_command.h"
 #include "kernel/task.h"
 #include "kernel/task_ops.h"
 #include "kernel/task_table.h"
-#include "mm/memcontrol.h"
+#include "mm/memcg/memcontrol.h"
 
 /* join_args - argv[from..argc-1] joined by single spaces into buf. */
 static int join_args(int argc, char **argv, int from, char *buf,

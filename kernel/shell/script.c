@@ -1,5 +1,5 @@
 /*
- * kernel/script.c - the built-in boot scripts, and scripts from multiboot
+ * kernel/shell/script.c - the built-in boot scripts, and scripts from multiboot
  * modules.
  *
  * A script is what a user would type: running it prints each line after
@@ -7,19 +7,19 @@
  * session at the keyboard. `script=demo` on the kernel command line runs
  * the fork-bomb demonstration (README "What you see").
  */
-#include "kernel/script.h"
+#include "kernel/shell/script.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "arch/x86_64/boot_info.h"
-#include "kernel/cmdline.h"
+#include "kernel/lib/cmdline.h"
 #include "kernel/platform.h"
-#include "kernel/shell.h"
+#include "kernel/shell/shell.h"
 #include "mm/slab.h"
 
 /* The fork-bomb demonstration (SPEC 8): a bomb under an 8M kmem limit next
- * to a worker; `demo` (kernel/demo.c) prints the status lines and checks
+ * to a worker; `demo` (kernel/programs/demo.c) prints the status lines and checks
  * the recovery. While the bomb is at its limit, a fork in another domain
  * still works (`run ... worker 1`: one unit of work, then it exits). */
 static const char *const demo_lines[] = {

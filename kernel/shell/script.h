@@ -1,5 +1,5 @@
 /*
- * kernel/script.h - boot scripts: shell command sequences run at boot,
+ * kernel/shell/script.h - boot scripts: shell command sequences run at boot,
  * each line printed after a prompt as if it had been typed.
  */
 #ifndef KERNEL_SCRIPT_H

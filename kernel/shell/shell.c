@@ -1,10 +1,10 @@
 /*
- * kernel/shell.c - the shell: prompt, read a line, split it into words,
+ * kernel/shell/shell.c - the shell: prompt, read a line, split it into words,
  * find the command, run it, report its error.
  *
  * Commands live in the shell_commands section table: each subsystem adds
- * its own with SHELL_COMMAND() (kernel/shell_command.h); the built-in ones
- * are in kernel/shell_builtins.c. A command that fails returns a negative
+ * its own with SHELL_COMMAND() (kernel/shell/shell_command.h); the built-in ones
+ * are in kernel/shell/shell_builtins.c. A command that fails returns a negative
  * errno after calling shell_error() with an explanation, and the shell
  * prints the single line
  *
@@ -19,13 +19,13 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "kernel/console.h"
-#include "kernel/ctlfs.h"
-#include "kernel/errno_name.h"
+#include "kernel/printk/console.h"
+#include "kernel/fs/ctlfs.h"
+#include "kernel/lib/errno_name.h"
 #include "kernel/platform.h"
-#include "kernel/shell.h"
-#include "kernel/shell_command.h"
-#include "kernel/shell_line.h"
+#include "kernel/shell/shell.h"
+#include "kernel/shell/shell_command.h"
+#include "kernel/shell/shell_line.h"
 
 static struct shell_line shell_line;
 static char shell_cwd_path[CTL_PATH_MAX] = "/";

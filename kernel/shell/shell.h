@@ -1,9 +1,9 @@
 /*
- * kernel/shell.h - the shell on the console (SPEC 7.2, 7.3).
+ * kernel/shell/shell.h - the shell on the console (SPEC 7.2, 7.3).
  *
  * The shell prints the prompt "tally:CWD# ", reads a line (with echo, see
- * kernel/shell_line.h), splits it into words and runs the command named by
- * the first word from the shell_commands table (kernel/shell_command.h).
+ * kernel/shell/shell_line.h), splits it into words and runs the command named by
+ * the first word from the shell_commands table (kernel/shell/shell_command.h).
  * A failed command prints one line "error: ENAME: explanation".
  *
  * Syntax of a line: words separated by spaces (or tabs); no quoting. A '>'

@@ -1,24 +1,24 @@
 /*
- * kernel/shell_builtins.c - the shell's own commands: help, ls, cd, pwd,
+ * kernel/shell/shell_builtins.c - the shell's own commands: help, ls, cd, pwd,
  * cat, echo, mkdir, rmdir, sleep, poweroff.
  *
  * Each command checks its arguments first (EINVAL, with the usage, and
  * nothing done), then does its work through the path operations of the
- * control tree (kernel/ctlfs.h), which copy what they find: no command
+ * control tree (kernel/fs/ctlfs.h), which copy what they find: no command
  * holds a node. Paths may be relative to the current directory.
  */
 #include <errno.h>
 #include <limits.h>
 #include <string.h>
 
-#include "kernel/ctlfs.h"
-#include "kernel/memparse.h"
+#include "kernel/fs/ctlfs.h"
+#include "kernel/lib/memparse.h"
 #include "kernel/platform.h"
 #include "kernel/power.h"
-#include "kernel/shell.h"
-#include "kernel/shell_command.h"
-#include "kernel/shell_line.h"
-#include "kernel/time.h"
+#include "kernel/shell/shell.h"
+#include "kernel/shell/shell_command.h"
+#include "kernel/shell/shell_line.h"
+#include "kernel/time/time.h"
 
 /* What cat and ls print, a piece at a time; static, as there is one
  * shell. */
@@ -28,7 +28,7 @@ static char shell_text[CTL_READ_MAX];
  * print_pieces - cat and ls: print what read (ctl_read_at or
  * ctl_list_at) hands out, piece after piece from the start until an empty
  * one, so that a file or a directory of any length is printed whole
- * ("Long files" in kernel/ctlfs.h). Text that does not end with a newline
+ * ("Long files" in kernel/fs/ctlfs.h). Text that does not end with a newline
  * gets one. Returns 0, or the error of the piece that failed - after what
  * was printed before it.
  */

@@ -1,5 +1,5 @@
 /*
- * kernel/shell_command.h - how a subsystem adds a command to the shell.
+ * kernel/shell/shell_command.h - how a subsystem adds a command to the shell.
  *
  *   static int cmd_ps(int argc, char **argv) { ... return 0; }
  *   SHELL_COMMAND(ps, "ps", "list tasks");

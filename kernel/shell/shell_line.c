@@ -1,5 +1,5 @@
 /*
- * kernel/shell_line.c - the shell's line discipline (what a Unix tty does
+ * kernel/shell/shell_line.c - the shell's line discipline (what a Unix tty does
  * in "cooked" mode, in a few lines): echo, erase, end of line.
  *
  * The line is counted past its buffer: a user who types 300 bytes and then
@@ -9,7 +9,7 @@
 #include <errno.h>
 
 #include "kernel/platform.h"
-#include "kernel/shell_line.h"
+#include "kernel/shell/shell_line.h"
 
 void shell_line_reset(struct shell_line *line)
 {

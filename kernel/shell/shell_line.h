@@ -1,5 +1,5 @@
 /*
- * kernel/shell_line.h - the shell's line discipline: turning the bytes that
+ * kernel/shell/shell_line.h - the shell's line discipline: turning the bytes that
  * arrive from the console into lines, with echo and backspace.
  */
 #ifndef KERNEL_SHELL_LINE_H

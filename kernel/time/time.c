@@ -1,15 +1,15 @@
 /*
- * kernel/time.c - the tick: every CPU's timer interrupts HZ times a second;
+ * kernel/time/time.c - the tick: every CPU's timer interrupts HZ times a second;
  * the boot CPU's count is the clock (jiffies).
  */
-#include "kernel/time.h"
+#include "kernel/time/time.h"
 
 #include "arch/x86_64/cpu.h"
 #include "kernel/platform.h"
 
 volatile uint64_t jiffies;
 
-/* Until kernel/sched.c provides the scheduler, a tick does nothing more. */
+/* Until kernel/sched/sched.c provides the scheduler, a tick does nothing more. */
 __attribute__((weak)) void scheduler_tick(void)
 {
 }

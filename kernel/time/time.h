@@ -1,5 +1,5 @@
 /*
- * kernel/time.h - time since boot, and sleeping.
+ * kernel/time/time.h - time since boot, and sleeping.
  */
 #ifndef KERNEL_TIME_H
 #define KERNEL_TIME_H
@@ -21,7 +21,7 @@ void msleep(unsigned int ms);
 /* timer_tick - called by every CPU's timer interrupt, HZ times a second. */
 void timer_tick(void);
 
-/* scheduler_tick - the scheduler's share of timer_tick (kernel/sched.c). */
+/* scheduler_tick - the scheduler's share of timer_tick (kernel/sched/sched.c). */
 void scheduler_tick(void);
 
 #endif

@@ -1,12 +1,12 @@
 /*
- * kernel/timer.c - per-CPU lists of one-shot timers, run by each CPU's
- * tick (see kernel/timer.h).
+ * kernel/time/timer.c - per-CPU lists of one-shot timers, run by each CPU's
+ * tick (see kernel/time/timer.h).
  */
-#include "kernel/timer.h"
+#include "kernel/time/timer.h"
 
 #include "kernel/platform.h"
-#include "kernel/spinlock.h"
-#include "kernel/time.h"
+#include "kernel/locking/spinlock.h"
+#include "kernel/time/time.h"
 
 struct timer_base {
 	spinlock_t lock;          /* taken with interrupts off */

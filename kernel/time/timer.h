@@ -1,7 +1,7 @@
 /*
- * kernel/timer.h - one-shot timers at tick resolution: call fn(timer) from
+ * kernel/time/timer.h - one-shot timers at tick resolution: call fn(timer) from
  * the timer interrupt once jiffies reaches expires. msleep and timed
- * waits are built on them (kernel/sched.c, kernel/wait.c).
+ * waits are built on them (kernel/sched/sched.c, kernel/sched/wait.c).
  *
  * Each CPU keeps its own list, sorted by expiry; a timer goes on the list
  * of the CPU that adds it and is run by that CPU's tick. fn runs in
@@ -16,7 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "kernel/list.h"
+#include "kernel/lib/list.h"
 
 struct timer_base;
 

@@ -1,12 +1,12 @@
 /*
- * mm/kmem_hooks.c - the three page-allocator hooks of kernel-memory
+ * mm/memcg/kmem_hooks.c - the three page-allocator hooks of kernel-memory
  * accounting (Linux 2012: __memcg_kmem_newpage_charge,
  * __memcg_kmem_commit_charge, __memcg_kmem_uncharge_pages), and the static
  * key that turns them on.
  *
  * alloc_pages() calls memcg_kmem_new_page() before it takes the pages and
  * memcg_kmem_commit_page() after; free_accounted_pages() calls
- * memcg_kmem_free_page(). The inline wrappers in mm/kmem_hooks.h test the
+ * memcg_kmem_free_page(). The inline wrappers in mm/memcg/kmem_hooks.h test the
  * static key and __GFP_KMEMCG; these are the out-of-line parts.
  *
  * The handle is the charged domain, with a reference: new_page takes it,
@@ -15,10 +15,10 @@
  * commit_page; the page belongs to the domain that was charged, whatever
  * the task's domain is by then.
  */
-#include "mm/kmem_hooks.h"
+#include "mm/memcg/kmem_hooks.h"
 
 #include "kernel/task.h"
-#include "mm/memcontrol.h"
+#include "mm/memcg/memcontrol.h"
 
 /* Off (count 0) until the first domain gets a kmem limit. */
 DEFINE_STATIC_KEY_FALSE(memcg_kmem_enabled_key);

@@ -1,5 +1,5 @@
 /*
- * mm/kmem_hooks.h - the three page-allocator hooks of kernel-memory
+ * mm/memcg/kmem_hooks.h - the three page-allocator hooks of kernel-memory
  * accounting (Linux 2012: memcg_kmem_newpage_charge,
  * memcg_kmem_commit_charge, memcg_kmem_uncharge_pages).
  *
@@ -46,7 +46,7 @@ static inline bool memcg_kmem_enabled(void)
  * by the current task, with a reference (mem_cgroup_put it); NULL if
  * nobody does: __GFP_NOFAIL, interrupt context, early boot, system tasks,
  * the root, a domain without a kmem limit on or above it. Used by the page
- * hooks and by the slab's child caches (mm/memcg_slab.c). */
+ * hooks and by the slab's child caches (mm/memcg/memcg_slab.c). */
 struct mem_cgroup *memcg_kmem_current_domain(gfp_t gfp);
 bool __memcg_kmem_new_page(gfp_t gfp, struct mem_cgroup **handle, int order);
 void __memcg_kmem_commit_page(struct page *page, struct mem_cgroup *handle,

@@ -1,38 +1,38 @@
 /*
- * mm/memcg_charge.c - charging domains for pages (Linux 2012:
+ * mm/memcg/memcg_charge.c - charging domains for pages (Linux 2012:
  * __mem_cgroup_try_charge, mem_cgroup_do_charge, memcg_charge_kmem in
- * mm/memcontrol.c).
+ * mm/memcg/memcontrol.c).
  *
  * The whole path of a kernel stack, from the top:
  *
  *   alloc_pages(THREADINFO_GFP_ACCOUNTED, 2)               mm/buddy.c
- *     memcg_kmem_new_page(gfp, &handle, 2)                 mm/kmem_hooks.h
- *       __memcg_kmem_new_page: which domain? accounted?    mm/kmem_hooks.c
+ *     memcg_kmem_new_page(gfp, &handle, 2)                 mm/memcg/kmem_hooks.h
+ *       __memcg_kmem_new_page: which domain? accounted?    mm/memcg/kmem_hooks.c
  *         memcg_charge_kmem(memcg, gfp, 4)                 here
  *           mem_cgroup_try_charge(memcg, gfp, 4)   res:    here
- *             consume_stock(memcg, 4)                      mm/stock.c
- *             mem_cgroup_do_charge: res_counter_charge     mm/res_counter.c
- *           res_counter_charge(&memcg->kmem, 16K)  kmem:   mm/res_counter.c
+ *             consume_stock(memcg, 4)                      mm/memcg/stock.c
+ *             mem_cgroup_do_charge: res_counter_charge     mm/memcg/res_counter.c
+ *           res_counter_charge(&memcg->kmem, 16K)  kmem:   mm/memcg/res_counter.c
  *     <take the pages from the free lists>
- *     memcg_kmem_commit_page(page, handle, 2)              mm/kmem_hooks.c
+ *     memcg_kmem_commit_page(page, handle, 2)              mm/memcg/kmem_hooks.c
  *
  * and user pages (hog, cache) enter at mem_cgroup_try_charge, from
- * mm/user_memory.c.
+ * mm/memcg/user_memory.c.
  *
  * res is charged before kmem, and given back if kmem refuses: a kernel
  * page is both. With the kmem limit below the user limit (configuration
  * 2), kmem is what refuses; with it above (configuration 3), res refuses
  * first and the sum of user and kernel memory is what is capped.
  */
-#include "mm/memcontrol.h"
+#include "mm/memcg/memcontrol.h"
 
 #include <errno.h>
 
 #include "kernel/task.h"
-#include "mm/memcg_oom.h"
+#include "mm/memcg/memcg_oom.h"
 #include "mm/page.h"
-#include "mm/stock.h"
-#include "mm/user_memory.h"
+#include "mm/memcg/stock.h"
+#include "mm/memcg/user_memory.h"
 
 /* Pages reclaimed at least per attempt (Linux: SWAP_CLUSTER_MAX). */
 #define MEMCG_RECLAIM_BATCH 32

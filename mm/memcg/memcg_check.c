@@ -1,15 +1,15 @@
 /*
- * mm/memcg_check.c - the invariants of SPEC 5.3, checked over every domain
+ * mm/memcg/memcg_check.c - the invariants of SPEC 5.3, checked over every domain
  * and every page: what `check` prints.
  *
- * The census (mm/memcg_stat.c) recomputes from mem_map and the stocks what
+ * The census (mm/memcg/memcg_stat.c) recomputes from mem_map and the stocks what
  * each counter should hold; this file compares, and also walks the tree
  * for what only it knows (kmem_accounted, tasks). Each failure is a line
  * naming the domain and the invariant, as
  *
  *   /cgroup/A: kmem usage 20480 bytes, but its kernel pages are 16384 bytes
  */
-#include "mm/memcg_check.h"
+#include "mm/memcg/memcg_check.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,9 +17,9 @@
 
 #include "kernel/task.h"
 #include "mm/buddy.h"
-#include "mm/memcg_stat.h"
-#include "mm/memcontrol.h"
-#include "mm/stock.h"
+#include "mm/memcg/memcg_stat.h"
+#include "mm/memcg/memcontrol.h"
+#include "mm/memcg/stock.h"
 
 /* Room kept at the end of the buffer for the "N more" line. */
 #define CHECK_TAIL 64

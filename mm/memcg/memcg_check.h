@@ -1,5 +1,5 @@
 /*
- * mm/memcg_check.h - verifying the accounting invariants (SPEC 5.3), for
+ * mm/memcg/memcg_check.h - verifying the accounting invariants (SPEC 5.3), for
  * the `check` command, the in-kernel tests and the fuzzer.
  */
 #ifndef MM_MEMCG_CHECK_H

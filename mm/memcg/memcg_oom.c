@@ -1,5 +1,5 @@
 /*
- * mm/memcg_oom.c - the domain OOM killer (Linux 2012:
+ * mm/memcg/memcg_oom.c - the domain OOM killer (Linux 2012:
  * mem_cgroup_handle_oom, mem_cgroup_out_of_memory, memcg_oom_recover).
  *
  * A user charge that reclaim cannot make room for ends here. The choice
@@ -10,13 +10,13 @@
  * charging task only waits, and memory.oom_control shows under_oom 1,
  * until memory is freed or the limit raised.
  */
-#include "mm/memcg_oom.h"
+#include "mm/memcg/memcg_oom.h"
 
 #include <errno.h>
 
 #include "kernel/task.h"
 #include "kernel/task_ops.h"
-#include "mm/memcontrol.h"
+#include "mm/memcg/memcontrol.h"
 #include "mm/page.h"
 
 /* Tasks waiting in some domain's OOM: uncharges wake them if any. */

@@ -1,5 +1,5 @@
 /*
- * mm/memcg_oom.h - the domain OOM killer, for user memory only (SPEC 5.5;
+ * mm/memcg/memcg_oom.h - the domain OOM killer, for user memory only (SPEC 5.5;
  * Linux 2012: mem_cgroup_handle_oom, mem_cgroup_out_of_memory).
  *
  * Kernel charges never come here: a kernel allocation over its domain's

@@ -1,13 +1,13 @@
 /*
- * mm/memcg_slab.c - accounted slab caches: each domain's child caches, how
- * they are found, made, charged and destroyed (see mm/memcg_slab.h; Linux
+ * mm/memcg/memcg_slab.c - accounted slab caches: each domain's child caches, how
+ * they are found, made, charged and destroyed (see mm/memcg/memcg_slab.h; Linux
  * 2012: __memcg_kmem_get_cache, memcg_create_kmem_cache,
  * kmem_cache_destroy_memcg_children).
  *
  * Where a child cache is: memcg->slab_caches[root->memcg_params.id]. The
  * slot is read without a lock, by a task that holds a reference on the
  * domain: the domain - and with it its child caches - is freed only when
- * its last reference goes (mm/memcontrol.c mem_cgroup_free calls
+ * its last reference goes (mm/memcg/memcontrol.c mem_cgroup_free calls
  * memcg_slab_destroy_caches). A slot is filled once, by compare-and-swap:
  * two CPUs making the same child cache at once keep the first one.
  *
@@ -16,13 +16,13 @@
  * with the cgroup's id). It is made for the domain, not charged to it:
  * its struct kmem_cache comes from the unaccounted cache of caches.
  */
-#include "mm/memcg_slab.h"
+#include "mm/memcg/memcg_slab.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "kernel/spinlock.h"
+#include "kernel/locking/spinlock.h"
 #include "kernel/task.h"
 #include "mm/buddy.h"
 #include "mm/page.h"
@@ -125,7 +125,7 @@ static struct kmem_cache *memcg_create_cache(struct mem_cgroup *memcg,
 struct kmem_cache *__memcg_kmem_get_cache(struct kmem_cache *root,
 					  gfp_t gfp, struct mem_cgroup **ref)
 {
-	/* Who pays is decided as for pages (mm/kmem_hooks.c). */
+	/* Who pays is decided as for pages (mm/memcg/kmem_hooks.c). */
 	struct mem_cgroup *memcg = memcg_kmem_current_domain(gfp);
 	struct kmem_cache *child;
 

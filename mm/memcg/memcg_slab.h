@@ -1,5 +1,5 @@
 /*
- * mm/memcg_slab.h - accounted slab caches: one child cache per domain
+ * mm/memcg/memcg_slab.h - accounted slab caches: one child cache per domain
  * (Linux 2012: memcg_kmem_get_cache, memcg_create_kmem_cache and
  * struct memcg_cache_params, in the "slab accounting for memcg" series).
  *
@@ -37,8 +37,8 @@
 #define MM_MEMCG_SLAB_H
 
 #include "mm/gfp.h"
-#include "mm/kmem_hooks.h"
-#include "mm/memcontrol.h"
+#include "mm/memcg/kmem_hooks.h"
+#include "mm/memcg/memcontrol.h"
 #include "mm/slab.h"
 
 struct page;

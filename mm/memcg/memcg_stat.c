@@ -1,6 +1,6 @@
 /*
- * mm/memcg_stat.c - memory.stat, the root's usage figures, and the census
- * of mem_map that both they and `check` (mm/memcg_check.c) rest on.
+ * mm/memcg/memcg_stat.c - memory.stat, the root's usage figures, and the census
+ * of mem_map that both they and `check` (mm/memcg/memcg_check.c) rest on.
  *
  * The census walks mem_map block by block, as the buddy allocator lays it
  * out (mm/buddy.c): a free block's first page has PG_buddy and its order,
@@ -18,15 +18,15 @@
  * walk reads other CPUs' pages without locks: exact when nothing is being
  * allocated meanwhile, approximate otherwise.
  */
-#include "mm/memcg_stat.h"
+#include "mm/memcg/memcg_stat.h"
 
 #include <errno.h>
 #include <stdlib.h>
 
 #include "mm/buddy.h"
-#include "mm/memcontrol.h"
+#include "mm/memcg/memcontrol.h"
 #include "mm/page.h"
-#include "mm/stock.h"
+#include "mm/memcg/stock.h"
 
 /* Serialises users of the scan_* fields of the domains. */
 static spinlock_t census_lock = SPINLOCK_INIT;

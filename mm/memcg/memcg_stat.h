@@ -1,12 +1,12 @@
 /*
- * mm/memcg_stat.h - what the control files report: memory.stat, and the
+ * mm/memcg/memcg_stat.h - what the control files report: memory.stat, and the
  * root's system-wide usage figures.
  *
  * Some numbers are kept as counters (rss, cache, kernel stacks, the res
  * and kmem counters); the others are found by a census of mem_map: a walk
  * over every frame that sorts it into free, reserved, or allocated, and
  * each allocated block into charged to a domain (kmem or user) or not.
- * mm/memcg_check.c uses the same census to verify the invariants.
+ * mm/memcg/memcg_check.c uses the same census to verify the invariants.
  */
 #ifndef MM_MEMCG_STAT_H
 #define MM_MEMCG_STAT_H
@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "mm/res_counter.h"
+#include "mm/memcg/res_counter.h"
 
 struct mem_cgroup;
 

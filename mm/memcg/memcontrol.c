@@ -1,8 +1,8 @@
 /*
- * mm/memcontrol.c - the tree of domains: creating and removing them, the
+ * mm/memcg/memcontrol.c - the tree of domains: creating and removing them, the
  * hierarchy, kmem_accounted and its propagation, limits, and tasks
- * entering and leaving (Linux 2012: mm/memcontrol.c, the parts that are
- * not charging; charging is in mm/memcg_charge.c).
+ * entering and leaving (Linux 2012: mm/memcg/memcontrol.c, the parts that are
+ * not charging; charging is in mm/memcg/memcg_charge.c).
  *
  * Life of a domain:
  *
@@ -27,20 +27,20 @@
  * removed domain lingers; /cgroup/cgroup.stat counts them as
  * nr_dying_descendants.
  */
-#include "mm/memcontrol.h"
+#include "mm/memcg/memcontrol.h"
 
 #include <errno.h>
 #include <string.h>
 
-#include "kernel/spinlock.h"
+#include "kernel/locking/spinlock.h"
 #include "kernel/task.h"
 #include "kernel/task_ops.h"
-#include "mm/kmem_hooks.h"
-#include "mm/memcg_oom.h"
-#include "mm/memcg_slab.h"
+#include "mm/memcg/kmem_hooks.h"
+#include "mm/memcg/memcg_oom.h"
+#include "mm/memcg/memcg_slab.h"
 #include "mm/slab.h"
-#include "mm/stock.h"
-#include "mm/user_memory.h"
+#include "mm/memcg/stock.h"
+#include "mm/memcg/user_memory.h"
 
 /* --- the root and the lists of domains ----------------------------------- */
 
@@ -159,7 +159,7 @@ static struct mem_cgroup *mem_cgroup_free(struct mem_cgroup *memcg)
 	__atomic_sub_fetch(&nr_dying, 1, __ATOMIC_RELAXED);
 
 	/* Its child caches are empty by now: their slabs were its pages,
-	 * each holding a reference (mm/memcg_slab.h). */
+	 * each holding a reference (mm/memcg/memcg_slab.h). */
 	memcg_slab_destroy_caches(memcg);
 
 	/* Once enabled for a domain, the hooks stay on until it is gone. */

@@ -1,7 +1,7 @@
 /*
- * mm/memcontrol.h - domains (memory cgroups): what they are, how they are
+ * mm/memcg/memcontrol.h - domains (memory cgroups): what they are, how they are
  * made and removed, and how they are charged (Linux 2012:
- * mm/memcontrol.c, include/linux/memcontrol.h).
+ * mm/memcg/memcontrol.c, include/linux/memcontrol.h).
  *
  * A domain is a directory under /cgroup. It has two counters, res (user +
  * kernel pages) and kmem (kernel pages only), a set of tasks, and children.
@@ -11,23 +11,23 @@
  * since.
  *
  * Where things are:
- *   mm/memcontrol.c   the tree: create, destroy, hierarchy, kmem_accounted,
+ *   mm/memcg/memcontrol.c   the tree: create, destroy, hierarchy, kmem_accounted,
  *                     limits, tasks entering and leaving, references
- *   mm/memcg_charge.c charging: res through the per-CPU stock, then kmem;
+ *   mm/memcg/memcg_charge.c charging: res through the per-CPU stock, then kmem;
  *                     draining and reclaim before a charge is given up
- *   mm/stock.c        the per-CPU charge stock
- *   mm/kmem_hooks.c   the three page-allocator hooks
- *   mm/user_memory.c  user pages (rss, cache), reclaim, moving charges
- *   mm/memcg_oom.c    the domain OOM killer, for user memory only
- *   mm/memcg_stat.c   memory.stat
- *   mm/memcg_check.c  the invariants `check` verifies
+ *   mm/memcg/stock.c        the per-CPU charge stock
+ *   mm/memcg/kmem_hooks.c   the three page-allocator hooks
+ *   mm/memcg/user_memory.c  user pages (rss, cache), reclaim, moving charges
+ *   mm/memcg/memcg_oom.c    the domain OOM killer, for user memory only
+ *   mm/memcg/memcg_stat.c   memory.stat
+ *   mm/memcg/memcg_check.c  the invariants `check` verifies
  *
  * Locking, outermost first:
- *   ctl_lock (kernel/ctlfs.c: every control-file handler runs under it)
+ *   ctl_lock (kernel/fs/ctlfs.c: every control-file handler runs under it)
  *   the task table's lock (kernel/task_ops.h)
  *   memcg_tree_lock: the tree, each domain's task list, task->memcg,
  *                    limits and flags
- *   user_memory_lock (mm/user_memory.c): user pages
+ *   user_memory_lock (mm/memcg/user_memory.c): user pages
  *   res_counter locks, one per counter
  *   memcg_list_lock: the list of every domain, dying ones included (taken
  *                    with interrupts off: a domain may be freed from any
@@ -42,10 +42,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kernel/list.h"
+#include "kernel/lib/list.h"
 #include "kernel/platform.h"
 #include "mm/gfp.h"
-#include "mm/res_counter.h"
+#include "mm/memcg/res_counter.h"
 
 struct page;
 struct task;
@@ -54,7 +54,7 @@ struct task;
 #define MEMCG_PATH_MAX 256  /* as CTL_PATH_MAX */
 
 /* Accounted root caches (SLAB_ACCOUNT and the kmalloc caches): each has
- * a slot in every domain's slab_caches[] (mm/memcg_slab.h). */
+ * a slot in every domain's slab_caches[] (mm/memcg/memcg_slab.h). */
 #define MEMCG_CACHES_MAX 32
 
 struct kmem_cache;
@@ -109,14 +109,14 @@ struct mem_cgroup {
 	long nr_cache;
 	long nr_kernel_stack;
 
-	/* Its child caches, by root cache id (mm/memcg_slab.c): made on its
+	/* Its child caches, by root cache id (mm/memcg/memcg_slab.c): made on its
 	 * first allocation from each, destroyed when the domain is freed. */
 	struct kmem_cache *slab_caches[MEMCG_CACHES_MAX];
 
 	struct list_head all_node;     /* on memcg_all_list */
 	char name[MEMCG_NAME_MAX + 1];
 
-	/* Scratch space for mm/memcg_check.c and mm/memcg_stat.c, under
+	/* Scratch space for mm/memcg/memcg_check.c and mm/memcg/memcg_stat.c, under
 	 * their own lock. */
 	int64_t scan_res, scan_kmem;
 	long scan_kmem_pages, scan_user_pages, scan_slab_pages;
@@ -146,7 +146,7 @@ static inline struct mem_cgroup *mem_cgroup_from_kmem(struct res_counter *c)
 	return container_of(c, struct mem_cgroup, kmem);
 }
 
-/* --- references (mm/memcontrol.c) ---------------------------------------- */
+/* --- references (mm/memcg/memcontrol.c) ---------------------------------------- */
 
 /* mem_cgroup_get - take a reference: the domain will not be freed until it
  * is dropped. The caller must already hold one, or hold memcg_tree_lock
@@ -170,7 +170,7 @@ void mem_cgroup_put(struct mem_cgroup *memcg);
  */
 struct mem_cgroup *mem_cgroup_from_task_get(struct task *task);
 
-/* --- the tree (mm/memcontrol.c) ------------------------------------------ */
+/* --- the tree (mm/memcg/memcontrol.c) ------------------------------------------ */
 
 void memcg_tree_lock(void);
 void memcg_tree_unlock(void);
@@ -288,7 +288,7 @@ unsigned long mem_cgroup_nr_dying(void);
 struct mem_cgroup **mem_cgroup_snapshot(size_t *nr);
 void mem_cgroup_snapshot_put(struct mem_cgroup **all, size_t nr);
 
-/* --- tasks entering and leaving (mm/memcontrol.c) ------------------------ */
+/* --- tasks entering and leaving (mm/memcg/memcontrol.c) ------------------------ */
 
 /*
  * mem_cgroup_attach_task - put a new task (not yet running) in memcg:
@@ -336,7 +336,7 @@ int mem_cgroup_kill_tasks(struct mem_cgroup *memcg);
  */
 void mem_cgroup_task_path(struct task *task, char *buf, size_t size);
 
-/* --- charging (mm/memcg_charge.c) ---------------------------------------- */
+/* --- charging (mm/memcg/memcg_charge.c) ---------------------------------------- */
 
 /*
  * mem_cgroup_try_charge - charge nr_pages to memcg's res counter (and,

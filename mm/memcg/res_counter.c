@@ -1,5 +1,5 @@
 /*
- * mm/res_counter.c - resource counters with limits, charged up a tree
+ * mm/memcg/res_counter.c - resource counters with limits, charged up a tree
  * (Linux 2012: kernel/res_counter.c).
  *
  * A domain has two: res (user + kernel memory) and kmem (kernel memory
@@ -17,7 +17,7 @@
  * too high and fail: a failure can be caused by a charge that itself
  * fails. That is the price of not locking the tree, and it is Linux's.
  */
-#include "mm/res_counter.h"
+#include "mm/memcg/res_counter.h"
 
 #include <errno.h>
 

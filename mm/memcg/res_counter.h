@@ -1,5 +1,5 @@
 /*
- * mm/res_counter.h - resource counters: how much of something a domain
+ * mm/memcg/res_counter.h - resource counters: how much of something a domain
  * uses, how much it may use, and how often it was refused (Linux 2012:
  * kernel/res_counter.c, include/linux/res_counter.h).
  *
@@ -20,7 +20,7 @@
 
 #include <stdint.h>
 
-#include "kernel/spinlock.h"
+#include "kernel/locking/spinlock.h"
 
 /* The limit of an unlimited counter: reads back as 9223372036854775807. */
 #define RES_COUNTER_MAX INT64_MAX

@@ -1,10 +1,10 @@
 /*
- * mm/stock.c - the per-CPU charge stock: pages charged to a domain in
+ * mm/memcg/stock.c - the per-CPU charge stock: pages charged to a domain in
  * advance, one batch at a time, so that most charges touch only this
  * CPU's data (Linux 2012: consume_stock, refill_stock, drain_stock,
- * drain_all_stock in mm/memcontrol.c).
+ * drain_all_stock in mm/memcg/memcontrol.c).
  *
- * The charge path (mm/memcg_charge.c) is:
+ * The charge path (mm/memcg/memcg_charge.c) is:
  *
  *   consume_stock(memcg, n)        enough stocked for memcg? take n: done
  *   res_counter_charge(batch)      else charge max(CHARGE_BATCH, n) pages
@@ -14,9 +14,9 @@
  * is marked dying before all stocks are drained (by IPI), and a dying
  * domain is never stocked again, so no stock can name a freed domain.
  */
-#include "mm/stock.h"
+#include "mm/memcg/stock.h"
 
-#include "mm/memcontrol.h"
+#include "mm/memcg/memcontrol.h"
 #include "mm/page.h"
 
 struct memcg_stock_pcp memcg_stock[NR_CPUS];

@@ -1,6 +1,6 @@
 /*
- * mm/stock.h - the per-CPU charge stock (Linux 2012: memcg_stock_pcp in
- * mm/memcontrol.c).
+ * mm/memcg/stock.h - the per-CPU charge stock (Linux 2012: memcg_stock_pcp in
+ * mm/memcg/memcontrol.c).
  *
  * Charging a res counter takes a lock on it and on each of its ancestors:
  * on a busy domain, every CPU would fight for the same locks. So each CPU

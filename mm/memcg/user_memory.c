@@ -1,5 +1,5 @@
 /*
- * mm/user_memory.c - user pages: allocated for tasks, charged to res only,
+ * mm/memcg/user_memory.c - user pages: allocated for tasks, charged to res only,
  * reclaimed (cache pages), moved to the parent when a domain is removed,
  * freed when the task exits (SPEC 5.5; Linux: the charge of anonymous and
  * page-cache pages, mem_cgroup_charge_common, and the LRU walk of reclaim,
@@ -12,15 +12,15 @@
  * made under that lock: that is what lets a removed domain's pages all be
  * moved to its parent before it can be freed.
  */
-#include "mm/user_memory.h"
+#include "mm/memcg/user_memory.h"
 
 #include <errno.h>
 
 #include "kernel/task.h"
 #include "kernel/task_ops.h"
 #include "mm/buddy.h"
-#include "mm/memcg_oom.h"
-#include "mm/memcontrol.h"
+#include "mm/memcg/memcg_oom.h"
+#include "mm/memcg/memcontrol.h"
 
 spinlock_t user_memory_lock = SPINLOCK_INIT;
 LIST_HEAD(user_memory_tasks);

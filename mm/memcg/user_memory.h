@@ -1,5 +1,5 @@
 /*
- * mm/user_memory.h - user memory: the pages programs ask for (`hog`,
+ * mm/memcg/user_memory.h - user memory: the pages programs ask for (`hog`,
  * `cache`), charged to res only (SPEC 5.5).
  *
  * Two kinds, as Linux's anonymous and page-cache pages:
@@ -14,7 +14,7 @@
 
 #include <stdbool.h>
 
-#include "kernel/spinlock.h"
+#include "kernel/locking/spinlock.h"
 
 struct mem_cgroup;
 struct task;
@@ -40,7 +40,7 @@ void user_memory_task_init(struct task *task);
  * Each page is charged to the task's domain, then allocated (zeroed: the
  * program has touched it). A charge over the limit reclaims cache pages
  * of the domain's subtree, up to MEM_CGROUP_RECLAIM_RETRIES times, then
- * calls the domain's OOM killer (mm/memcg_oom.c): another task may be
+ * calls the domain's OOM killer (mm/memcg/memcg_oom.c): another task may be
  * killed and this one waits for the memory, or, with oom_kill_disable,
  * it waits until memory is freed or the limit raised. System tasks and
  * tasks in the root are not charged. Task context only; may sleep.

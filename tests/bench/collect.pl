@@ -12,7 +12,7 @@
 #           (Tally::NUMA_TWO_NODES: 4 CPUs, 2 per node): the charge_smp
 #           benchmarks, whose scaling curve then runs from one node's CPUs
 #           to both nodes', plus their per-node lines
-#           (bench NAME node=N ..., kernel/bench_charge.c)
+#           (bench NAME node=N ..., kernel/bench/bench_charge.c)
 #
 # results.csv has one row per figure:
 #   build,machine,line,name,cpus,node,median_cycles,p99_cycles,ops,accel

@@ -1,6 +1,6 @@
 /*
  * tests/fuzz/fuzz_memparse.c - libFuzzer target for the size parser and
- * the integer parser (kernel/memparse.c).
+ * the integer parser (kernel/lib/memparse.c).
  *
  * Properties: no input crashes either parser; an accepted size is a
  * multiple of 4096 no larger than 2^63 - 4096, or SIZE_UNLIMITED; a
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/memparse.h"
+#include "kernel/lib/memparse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/ctlfs.h"
-#include "kernel/shell.h"
+#include "kernel/fs/ctlfs.h"
+#include "kernel/shell/shell.h"
 #include "mm/slab.h"
 #include "tests/unit/host_console.h"
 #include "tests/unit/host_ctltree.h"

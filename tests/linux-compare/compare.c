@@ -3,7 +3,7 @@
  * demonstration (SPEC 8), as Linux programs, for tests/linux-compare/run.
  *
  *   compare worker SECS   units of CPU work (the same unit as tally's
- *                         worker, kernel/programs.c); one line a second:
+ *                         worker, kernel/programs/programs.c); one line a second:
  *                         "rate N cpu M" - units in that second, and the
  *                         per mille of the second it ran (schedstat)
  *   compare bomb          forks copies of itself as fast as it can; on

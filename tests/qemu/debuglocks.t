@@ -1,6 +1,6 @@
 #!/usr/bin/perl
 # tests/qemu/debuglocks.t - the lock-debugging build (make DEBUG=1,
-# build/tally-debug.elf, kernel/lock_debug.c). It runs the real workload
+# build/tally-debug.elf, kernel/locking/lock_debug.c). It runs the real workload
 # (domains, a contained fork bomb, stress, the in-kernel tests) without a
 # complaint, and it catches each rule broken on purpose (`locktest`) with
 # a panic that names the lock and the rule (QEMU exit status 3). The

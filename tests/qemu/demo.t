@@ -8,7 +8,7 @@
 # giving back the memory (MemFree within 64 pages of its value before the
 # bomb) and nr_dying_descendants 0, and check: ok.
 #
-# What the figures mean (kernel/demo.c, README "What the figures mean"):
+# What the figures mean (kernel/programs/demo.c, README "What the figures mean"):
 # share is the worker's CPU time against what a fair scheduler owes it on
 # its CPU, both by the scheduler's own clock, so a loaded host does not
 # move it; shell is the longest the shell waited for the CPU after being

@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/console.h"
+#include "kernel/printk/console.h"
 #include "kernel/platform.h"
 #include "kernel/power.h"
-#include "kernel/time.h"
+#include "kernel/time/time.h"
 #include "tests/unit/host_console.h"
 
 /* Input: a growing array, read from the front. */

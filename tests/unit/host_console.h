@@ -1,6 +1,6 @@
 /*
  * tests/unit/host_console.h - the console, time and power-off for host
- * programs (kernel/console.h, kernel/time.h, kernel/power.h).
+ * programs (kernel/printk/console.h, kernel/time/time.h, kernel/power.h).
  *
  * Input: a test queues bytes with host_console_input(); console_getc()
  * returns them in order, then -1 (end of input: shell_run() returns).

@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "kernel/ctlfs.h"
-#include "kernel/memparse.h"
+#include "kernel/fs/ctlfs.h"
+#include "kernel/lib/memparse.h"
 #include "tests/unit/host_ctltree.h"
 
 static struct ctl_node *test_dir;

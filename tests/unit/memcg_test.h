@@ -15,16 +15,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/cgroupfs.h"
-#include "kernel/ctlfs.h"
+#include "kernel/cgroup/cgroupfs.h"
+#include "kernel/fs/ctlfs.h"
 #include "kernel/task.h"
 #include "mm/buddy.h"
-#include "mm/kmem_hooks.h"
-#include "mm/memcg_check.h"
-#include "mm/memcg_stat.h"
-#include "mm/memcontrol.h"
-#include "mm/stock.h"
-#include "mm/user_memory.h"
+#include "mm/memcg/kmem_hooks.h"
+#include "mm/memcg/memcg_check.h"
+#include "mm/memcg/memcg_stat.h"
+#include "mm/memcg/memcontrol.h"
+#include "mm/memcg/stock.h"
+#include "mm/memcg/user_memory.h"
 #include "tests/unit/host_mem.h"
 #include "tests/unit/host_tasks.h"
 

@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "kernel/shell.h"
+#include "kernel/shell/shell.h"
 #include "tests/unit/host_console.h"
 #include "tests/unit/host_ctltree.h"
 #include "tests/unit/memcg_test.h"

@@ -1,6 +1,6 @@
 /*
- * tests/unit/test_ctlfs.c - the control-file tree (kernel/ctlfs.c) and its
- * path operations (kernel/ctlfs_ops.c): creating and removing nodes, path
+ * tests/unit/test_ctlfs.c - the control-file tree (kernel/fs/ctlfs.c) and its
+ * path operations (kernel/fs/ctlfs_ops.c): creating and removing nodes, path
  * lookup with ".", "..", repeated and trailing slashes, the errors, the
  * handlers' explanations, and mkdir/rmdir from several threads at once.
  * Nodes come from the real slab allocator on fake host memory; every test
@@ -16,7 +16,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "kernel/ctlfs.h"
+#include "kernel/fs/ctlfs.h"
 #include "mm/slab.h"
 #include "tests/unit/host_ctltree.h"
 #include "tests/unit/host_mem.h"

@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "kernel/ctlfs.h"
+#include "kernel/fs/ctlfs.h"
 #include "mm/buddy.h"
 #include "mm/debug_free.h"
 #include "tests/unit/host_mem.h"

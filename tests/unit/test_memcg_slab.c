@@ -1,11 +1,11 @@
 /*
- * tests/unit/test_memcg_slab.c - accounted slab caches (mm/memcg_slab.c,
+ * tests/unit/test_memcg_slab.c - accounted slab caches (mm/memcg/memcg_slab.c,
  * mm/slab.c): each domain gets its own child cache on its first
  * allocation, whose slab pages are charged to it and hold only its
  * objects; kmalloc(GFP_ACCOUNT) the same; what is not accounted stays in
  * the root cache; a limit refuses objects; a domain removed while its
  * child caches hold objects stays dying until they are freed, and its
- * child caches go with it; /tmp's directories (kernel/tmpfs.c), made in a
+ * child caches go with it; /tmp's directories (kernel/fs/tmpfs.c), made in a
  * loop until ENOMEM, are charged and given back. The code under test is
  * the kernel's own.
  */
@@ -17,8 +17,8 @@
 
 #include <cmocka.h>
 
-#include "kernel/tmpfs.h"
-#include "mm/memcg_slab.h"
+#include "kernel/fs/tmpfs.h"
+#include "mm/memcg/memcg_slab.h"
 #include "mm/slab.h"
 #include "mm/slabinfo.h"
 #include "tests/unit/host_ctltree.h"

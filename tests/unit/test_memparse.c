@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <cmocka.h>
 
-#include "kernel/memparse.h"
+#include "kernel/lib/memparse.h"
 
 struct size_case {
 	const char *text;

@@ -1,5 +1,5 @@
 /*
- * tests/unit/test_res_counter.c - mm/res_counter.c: charges up a tree of
+ * tests/unit/test_res_counter.c - mm/memcg/res_counter.c: charges up a tree of
  * counters, refusal at the first full ancestor with its failcnt, rollback
  * of the partial charge, limits, resets, and many threads charging one
  * counter at once.
@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "mm/res_counter.h"
+#include "mm/memcg/res_counter.h"
 
 #define DEPTH 4
 

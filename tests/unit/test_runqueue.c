@@ -1,6 +1,6 @@
 /*
  * tests/unit/test_runqueue.c - the scheduler's run-queue logic
- * (kernel/runqueue.c) on the host: round robin inside a domain, equal
+ * (kernel/sched/runqueue.c) on the host: round robin inside a domain, equal
  * shares between domains whatever their number of tasks, slices, wake-up
  * preemption, and the placement and balancing of tasks across CPUs.
  *
@@ -16,7 +16,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "kernel/runqueue.h"
+#include "kernel/sched/runqueue.h"
 
 #define SLICE 4
 #define MAX_TASKS 3000

@@ -14,9 +14,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "kernel/ctlfs.h"
-#include "kernel/shell.h"
-#include "kernel/shell_line.h"
+#include "kernel/fs/ctlfs.h"
+#include "kernel/shell/shell.h"
+#include "kernel/shell/shell_line.h"
 #include "mm/slab.h"
 #include "tests/unit/host_console.h"
 #include "tests/unit/host_ctltree.h"
@@ -201,7 +201,7 @@ static void test_cat(void **state)
 }
 
 /* cat and ls print a file or a directory of any length whole: piece
- * after piece, each of whole lines ("Long files" in kernel/ctlfs.h). */
+ * after piece, each of whole lines ("Long files" in kernel/fs/ctlfs.h). */
 static void test_cat_ls_long(void **state)
 {
 	static char want[HOST_LONG_LINES * 24 + 64];

@@ -1,5 +1,5 @@
 /*
- * tests/unit/test_stock.c - mm/stock.c, the per-CPU charge stock: consume,
+ * tests/unit/test_stock.c - mm/memcg/stock.c, the per-CPU charge stock: consume,
  * refill (draining another domain's stock first), drain on all CPUs of a
  * subtree only, no stock for a dying domain, and the batch charge of
  * mem_cgroup_try_charge that feeds it.

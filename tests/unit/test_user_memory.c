@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "mm/memcg_oom.h"
+#include "mm/memcg/memcg_oom.h"
 #include "tests/unit/memcg_test.h"
 
 static struct mem_cgroup *A, *B;

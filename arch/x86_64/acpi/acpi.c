@@ -1,5 +1,5 @@
 /*
- * arch/x86_64/acpi.c - reading ACPI tables: RSDP -> RSDT/XSDT -> MADT, SRAT.
+ * arch/x86_64/acpi/acpi.c - reading ACPI tables: RSDP -> RSDT/XSDT -> MADT, SRAT.
  *
  * The MADT ("APIC") lists every processor's local APIC, the IO-APICs and
  * the ISA interrupt overrides (on QEMU: IRQ 0 is GSI 2). The SRAT (System
@@ -8,7 +8,7 @@
  * belongs to (ACPI 6.5, section 5.2.16). All tables are in firmware memory
  * below 4 GiB, which the direct map covers.
  */
-#include "arch/x86_64/acpi.h"
+#include "arch/x86_64/acpi/acpi.h"
 
 #include <string.h>
 

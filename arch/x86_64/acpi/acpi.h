@@ -1,5 +1,5 @@
 /*
- * arch/x86_64/acpi.h - what tally reads from the ACPI tables: the CPUs and
+ * arch/x86_64/acpi/acpi.h - what tally reads from the ACPI tables: the CPUs and
  * interrupt controllers (MADT), the power-management registers (FADT), and
  * the NUMA nodes (SRAT).
  */

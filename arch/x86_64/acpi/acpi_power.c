@@ -1,5 +1,5 @@
 /*
- * arch/x86_64/acpi_power.c - ACPI power-off (S5) and reset.
+ * arch/x86_64/acpi/acpi_power.c - ACPI power-off (S5) and reset.
  *
  * The FADT ("FACP") says where the fixed power-management registers are.
  * Turning the machine off is a write to the PM1 control register (or to
@@ -22,11 +22,11 @@
  * usually port 0xcf9). Hardware-reduced platforms (no PM1 registers) use
  * the FADT's sleep control register instead.
  */
-#include "arch/x86_64/acpi_power.h"
+#include "arch/x86_64/acpi/acpi_power.h"
 
 #include <string.h>
 
-#include "arch/x86_64/acpi.h"
+#include "arch/x86_64/acpi/acpi.h"
 #include "arch/x86_64/io.h"
 #include "arch/x86_64/paging.h"
 #include "kernel/platform.h"

@@ -1,5 +1,5 @@
 /*
- * arch/x86_64/acpi_power.h - turning the machine off and restarting it
+ * arch/x86_64/acpi/acpi_power.h - turning the machine off and restarting it
  * the ACPI way, as on real hardware: S5 through the FADT's PM1 control
  * registers, restart through the FADT's reset register.
  */

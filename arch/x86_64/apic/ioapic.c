@@ -1,13 +1,13 @@
 /*
- * arch/x86_64/ioapic.c - the IO-APIC, and silencing the legacy 8259 PICs.
+ * arch/x86_64/apic/ioapic.c - the IO-APIC, and silencing the legacy 8259 PICs.
  *
  * The 8259s are remapped away from the exception vectors and masked: all
  * device interrupts come through the IO-APIC, whose redirection table has
  * one 64-bit entry per input (global system interrupt, GSI).
  */
-#include "arch/x86_64/ioapic.h"
+#include "arch/x86_64/apic/ioapic.h"
 
-#include "arch/x86_64/acpi.h"
+#include "arch/x86_64/acpi/acpi.h"
 #include "arch/x86_64/io.h"
 #include "arch/x86_64/paging.h"
 #include "arch/x86_64/trap.h"

@@ -1,5 +1,5 @@
 /*
- * arch/x86_64/ioapic.h - the IO-APIC: routes device interrupt lines (ISA
+ * arch/x86_64/apic/ioapic.h - the IO-APIC: routes device interrupt lines (ISA
  * IRQs: the serial port, the keyboard) to a CPU's local APIC.
  */
 #ifndef ARCH_X86_64_IOAPIC_H

@@ -1,5 +1,5 @@
 /*
- * arch/x86_64/lapic.c - the local APIC (xAPIC, memory-mapped).
+ * arch/x86_64/apic/lapic.c - the local APIC (xAPIC, memory-mapped).
  *
  * Each CPU has a local APIC at the same physical address (0xfee00000); it
  * delivers interrupts to that CPU, counts down its timer, and sends IPIs.
@@ -7,14 +7,14 @@
  * 1.193182 MHz clock for 10 ms, so that the timer ticks at HZ and the TSC
  * can time short delays.
  */
-#include "arch/x86_64/lapic.h"
+#include "arch/x86_64/apic/lapic.h"
 
-#include "arch/x86_64/acpi.h"
+#include "arch/x86_64/acpi/acpi.h"
 #include "arch/x86_64/io.h"
 #include "arch/x86_64/paging.h"
 #include "arch/x86_64/trap.h"
 #include "kernel/platform.h"
-#include "kernel/time.h"
+#include "kernel/time/time.h"
 
 #define LAPIC_ID        0x020
 #define LAPIC_EOI       0x0b0

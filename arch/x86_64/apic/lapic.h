@@ -1,5 +1,5 @@
 /*
- * arch/x86_64/lapic.h - the local APIC of each CPU: its timer, end of
+ * arch/x86_64/apic/lapic.h - the local APIC of each CPU: its timer, end of
  * interrupt, and inter-processor interrupts (IPIs).
  */
 #ifndef ARCH_X86_64_LAPIC_H

@@ -1,5 +1,5 @@
 /*
- * arch/x86_64/keyboard.c - the PS/2 keyboard: scan codes to console input.
+ * arch/x86_64/drivers/keyboard.c - the PS/2 keyboard: scan codes to console input.
  *
  * The keyboard talks to the 8042 controller, which the CPU reads at two
  * ports: 0x64 (status on read, commands on write) and 0x60 (data). On
@@ -16,14 +16,14 @@
  * Lock and Ctrl apply, Enter is '\r' and Backspace 0x7f (as a serial
  * terminal sends them), keys that make no character are dropped.
  */
-#include "arch/x86_64/keyboard.h"
+#include "arch/x86_64/drivers/keyboard.h"
 
 #include <stdbool.h>
 
 #include "arch/x86_64/io.h"
-#include "arch/x86_64/ioapic.h"
+#include "arch/x86_64/apic/ioapic.h"
 #include "arch/x86_64/trap.h"
-#include "kernel/console.h"
+#include "kernel/printk/console.h"
 
 #define KBD_DATA   0x60
 #define KBD_STATUS 0x64    /* read */

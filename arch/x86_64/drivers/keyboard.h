@@ -1,5 +1,5 @@
 /*
- * arch/x86_64/keyboard.h - the PS/2 keyboard (or the USB keyboard that the
+ * arch/x86_64/drivers/keyboard.h - the PS/2 keyboard (or the USB keyboard that the
  * firmware's legacy emulation presents as one): key presses become bytes
  * of console input, beside COM1.
  */

@@ -1,13 +1,13 @@
 /*
- * arch/x86_64/serial.c - the COM1 16550 UART: console output, and input by
+ * arch/x86_64/drivers/serial.c - the COM1 16550 UART: console output, and input by
  * interrupt (each received byte goes to console_input()).
  */
-#include "arch/x86_64/serial.h"
+#include "arch/x86_64/drivers/serial.h"
 
 #include "arch/x86_64/io.h"
-#include "arch/x86_64/ioapic.h"
+#include "arch/x86_64/apic/ioapic.h"
 #include "arch/x86_64/trap.h"
-#include "kernel/console.h"
+#include "kernel/printk/console.h"
 
 #define COM1 0x3f8
 #define REG_DATA 0      /* receive / transmit buffer (DLAB=0) */

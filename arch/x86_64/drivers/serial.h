@@ -1,5 +1,5 @@
 /*
- * arch/x86_64/serial.h - the COM1 16550 UART.
+ * arch/x86_64/drivers/serial.h - the COM1 16550 UART.
  */
 #ifndef ARCH_X86_64_SERIAL_H
 #define ARCH_X86_64_SERIAL_H

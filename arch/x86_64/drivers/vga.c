@@ -1,8 +1,8 @@
 /*
- * arch/x86_64/vga.c - console output on the VGA text screen: 80x25 cells of
+ * arch/x86_64/drivers/vga.c - console output on the VGA text screen: 80x25 cells of
  * (character, attribute) at physical 0xb8000, scrolled by copying up.
  */
-#include "arch/x86_64/vga.h"
+#include "arch/x86_64/drivers/vga.h"
 
 #include <string.h>
 

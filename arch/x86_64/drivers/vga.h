@@ -1,5 +1,5 @@
 /*
- * arch/x86_64/vga.h - the VGA text screen (80x25) under BIOS.
+ * arch/x86_64/drivers/vga.h - the VGA text screen (80x25) under BIOS.
  */
 #ifndef ARCH_X86_64_VGA_H
 #define ARCH_X86_64_VGA_H
