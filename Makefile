@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tally - build, run and test.
 #
 #   make            build/tally.elf (QEMU -kernel, multiboot1)

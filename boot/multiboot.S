@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * boot/multiboot.S - the first code that runs: multiboot headers and the
  * 32-bit entry that turns on long mode and jumps to the higher-half kernel.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * boot/trampoline.S - how an application processor (AP) gets to 64-bit C.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * kernel/boot_tasks.c - after the hardware: the control-file tree, the
  * scheduler, and the shell - a system task; kmain's context becomes the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kernel/boot_tasks.h - what runs once the machine is up.
  */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * kernel/exit.c - how tasks end: task_exit, the reaper, wait (see
  * kernel/exit.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kernel/exit.h - how tasks end: exit, the reaper that frees what a dead
  * task cannot free itself, and wait.

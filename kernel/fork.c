@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * kernel/fork.c - making tasks (see kernel/fork.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kernel/fork.h - making tasks: fork (a task copies itself), spawn (`run`
  * starts a program in a domain) and the system tasks.

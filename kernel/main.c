@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * kernel/main.c - kmain: from the boot loader's hand-off to the shell.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * kernel/newlib_stubs.c - the system calls newlib expects, for a kernel.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * kernel/panic.c - the end of the line: report a kernel bug and stop.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kernel/panic.h - stopping the kernel when it finds a bug in itself.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kernel/platform.h - the small interface that mm/ and the pure logic in
  * kernel/ need from the machine they run on.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kernel/section_table.h - tables assembled by the linker.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * kernel/static_key.c - switching static keys on and off: the
  * arch-independent part (Linux: kernel/jump_label.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kernel/static_key.h - branches that cost nothing until they are switched on
  * (Linux: include/linux/jump_label.h).

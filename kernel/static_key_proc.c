@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * kernel/static_key_proc.c - /proc/static_keys: every static key, its
  * count, and each of its patch sites as the code now holds it (SPEC 1,

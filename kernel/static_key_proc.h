@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kernel/static_key_proc.h - /proc/static_keys (kernel/static_key_proc.c).
  */

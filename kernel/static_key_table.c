@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * kernel/static_key_table.c - sorting and reading the table of static-key
  * patch sites (kernel/static_key_table.h): pure logic, no patching, so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kernel/static_key_table.h - the table of static-key patch sites (the
  * __jump_table section), as pure logic that host programs can test.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kernel/task.h - a task: a thread of kernel execution running a built-in
  * program, with its own 16 KiB kernel stack, in exactly one domain.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kernel/task_ops.h - what the domain code needs from the tasks code.
  *

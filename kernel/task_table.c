@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * kernel/task_table.c - the table of tasks: PIDs, finding a task by PID,
  * references, and killing (see kernel/task_table.h, kernel/task_ops.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kernel/task_table.h - every task by PID, their references, and killing
  * (kernel/task_table.c; the calls the domain code uses are in

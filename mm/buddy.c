@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * mm/buddy.c - the buddy allocator: physical memory for the whole kernel
  * (task stacks, page tables, slab pages behind kmalloc, user memory), in

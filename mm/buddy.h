@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mm/buddy.h - the page allocator: blocks of 2^order physically contiguous
  * 4 KiB frames, order 0 (4 KiB) to MAX_ORDER (4 MiB).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * mm/debug_free.c - optional checks of every block freed to the page
  * allocator (mm/debug_free.h), and the control file that switches them.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mm/debug_free.h - optional checks of every block freed to the page
  * allocator, behind a static key: off (a 5-byte NOP in free_pages) unless

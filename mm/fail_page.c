@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * mm/fail_page.c - fault injection: every Nth page allocation fails
  * (see mm/fail_page.h). Linux: mm/fail_page_alloc.c, which does the same

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mm/fail_page.h - fault injection for the page allocator: make every Nth
  * page allocation fail, to exercise the failure paths (Linux:

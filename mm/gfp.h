@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mm/gfp.h - allocation flags ("get free pages"), with Linux's names.
  */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * mm/init.c - handing physical memory to the page allocator at boot.
  *

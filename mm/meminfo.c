@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * mm/meminfo.c - /proc/meminfo and /proc/buddyinfo: how much memory there
  * is, how much is free, and how fragmented the free memory is.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mm/meminfo.h - the /proc files of physical memory: /proc/meminfo,
  * /proc/buddyinfo and /proc/numa, in Linux's formats.

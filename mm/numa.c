@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * mm/numa.c - the NUMA topology as the firmware gave it: memory ranges per
  * node, and each CPU's node. See mm/numa.h.

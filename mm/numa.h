@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mm/numa.h - NUMA nodes: which node each frame of RAM and each CPU
  * belongs to (Linux: include/linux/numa.h, topology.h, mm/numa_memblks.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mm/page.h - the page descriptor: one struct page per 4 KiB frame of RAM.
  *

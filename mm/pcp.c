@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * mm/pcp.c - per-CPU lists of free order-0 pages, in front of the buddy
  * allocator (Linux: the per_cpu_pages of each zone).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mm/pcp.h - per-CPU lists of free order-0 pages (Linux: per_cpu_pages).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * mm/slab.c - the slab allocator: kernel objects smaller than a page, and
  * kmalloc()/kfree() on top of it (Linux: mm/slab.c, mm/slab_common.c).

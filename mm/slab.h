@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mm/slab.h - the slab allocator: small kernel objects (tasks, domains,
  * control-file nodes, ...) packed into pages, and kmalloc()/kfree().

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * mm/slabinfo.c - /proc/slabinfo, as Linux prints it (mm/slab_common.c:
  * print_slabinfo_header and cache_show):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mm/slabinfo.h - /proc/slabinfo: one line per slab cache, in Linux's
  * format ("slabinfo - version: 2.1"), each domain's child caches as

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * mm/watermark.c - the memory reserve of system tasks (see
  * mm/watermark.h). Linux keeps per-zone min/low/high watermarks from

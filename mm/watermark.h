@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mm/watermark.h - the memory reserve of the system's own tasks (Linux:
  * the min watermark, min_free_kbytes, and PF_MEMALLOC).

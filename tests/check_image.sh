@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tests/check_image.sh ELF - check that the linked kernel can be booted,
 # run by the Makefile right after linking build/tally.elf.
 #

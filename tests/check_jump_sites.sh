@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tests/check_jump_sites.sh ELF [--sites KEY]... [--no-sites KEY]...
 # - check the static-key patch sites of the linked kernel, run by the
 # Makefile right after linking (after tests/check_image.sh).

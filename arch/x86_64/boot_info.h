@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * arch/x86_64/boot_info.h - what the boot loader told us, in one place.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * arch/x86_64/cpu.c - per-CPU set-up: GDT, TSS, GS base, SSE.
  *

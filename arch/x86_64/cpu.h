@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * arch/x86_64/cpu.h - per-CPU data, reached through the GS segment base.
  *

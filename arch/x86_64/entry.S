@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * arch/x86_64/entry.S - the interrupt and exception entry stubs.
  *

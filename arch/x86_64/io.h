@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * arch/x86_64/io.h - port I/O, MSRs, control registers, the TSC.
  */

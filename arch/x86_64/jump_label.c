@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * arch/x86_64/jump_label.c - rewriting static-key sites while other CPUs
  * run them (Linux: text_poke_bp_batch in arch/x86/kernel/alternative.c).

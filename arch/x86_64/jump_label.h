@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * arch/x86_64/jump_label.h - the x86-64 half of static keys
  * (kernel/static_key.h): the patch site, and the calls that patch it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * arch/x86_64/multiboot.c - reading the boot loader's information:
  * multiboot1 (QEMU -kernel) and multiboot2 (GRUB, the ISO).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * arch/x86_64/paging.c - the kernel's page tables.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * arch/x86_64/platform.h - kernel/platform.h for the kernel build.
  */

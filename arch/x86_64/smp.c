@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * arch/x86_64/smp.c - bringing up the application processors (APs), and
  * running a function on every CPU.

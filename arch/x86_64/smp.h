@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * arch/x86_64/smp.h - starting the other CPUs, and asking them to run a
  * function (smp_call_function_all, in kernel/platform.h).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * arch/x86_64/text_poke.c - writing to kernel text through a temporary
  * alias (arch/x86_64/text_poke.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * arch/x86_64/text_poke.h - writing to kernel text, which is mapped
  * read-only everywhere (Linux: text_poke in arch/x86/kernel/alternative.c).

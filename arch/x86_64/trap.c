@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * arch/x86_64/trap.c - the interrupt descriptor table, exception reports and
  * interrupt dispatch.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * arch/x86_64/trap.h - interrupts and exceptions: the saved frame, the
  * vectors tally uses, and how a driver claims an interrupt.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * kernel/bench/bench.c - the benchmark runner: timing with the TSC, statistics,
  * and the `bench [NAME]` shell command.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kernel/bench/bench.h - in-kernel benchmarks, run by `bench [NAME]` at the
  * shell and by `make bench`.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * kernel/bench/bench_charge.c - charging one domain from many CPUs at once: does
  * the per-CPU stock keep the shared counter's cache line from bouncing?

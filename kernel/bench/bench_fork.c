@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * kernel/bench/bench_fork.c - fork + exit + reap, timed with the TSC: the
  * `fork_exit` benchmark (SPEC 9), also reported by `ktest

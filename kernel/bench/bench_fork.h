@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kernel/bench/bench_fork.h - the cost of fork + exit + reap (SPEC 9 fork_exit).
  */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * kernel/bench/bench_pages.c - what accounting costs the page allocator.
  *

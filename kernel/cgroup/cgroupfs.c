@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * kernel/cgroup/cgroupfs.c - the /cgroup directories and their control files
  * (SPEC 5.2), on the control tree of kernel/fs/ctlfs.c (Linux: the memory

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kernel/cgroup/cgroupfs.h - the /cgroup tree of control files: one directory per
  * domain, with the files of SPEC 5.2 (cgroup v1 names).

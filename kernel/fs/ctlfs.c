@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * kernel/fs/ctlfs.c - the tree of control files: nodes, lookup, paths.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kernel/fs/ctlfs.h - the in-memory tree of control files: /proc, /cgroup.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kernel/fs/ctlfs_internal.h - what kernel/fs/ctlfs.c (the tree) shares with
  * kernel/fs/ctlfs_ops.c (the path operations). Not for other users of ctlfs.

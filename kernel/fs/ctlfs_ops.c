@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * kernel/fs/ctlfs_ops.c - operations on the control tree by path.
  *

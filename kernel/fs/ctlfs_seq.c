@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * kernel/fs/ctlfs_seq.c - pieces of long control files: struct ctl_seq (see
  * "Long files" in kernel/fs/ctlfs.h; Linux: fs/seq_file.c).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * kernel/fs/proc.c - /proc/cpuinfo: one block per CPU that came up, in the
  * spirit of Linux's (processor, apicid, online ticks).

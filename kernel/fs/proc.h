@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kernel/fs/proc.h - /proc files about the machine itself (/proc/cpuinfo).
  */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * kernel/fs/tmpfs.c - /tmp: directories whose entries and inodes are charged
  * to the domain of the task that makes them (see kernel/fs/tmpfs.h).

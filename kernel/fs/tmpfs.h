@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kernel/fs/tmpfs.h - /tmp, a small in-memory filesystem of directories
  * (Linux: mm/shmem.c's tmpfs, the part that is directories).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * kernel/ktest/ktest.c - the in-kernel test runner: `ktest [NAME]` at the shell.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kernel/ktest/ktest.h - in-kernel tests, run by the shell command `ktest [NAME]`
  * and reported in KTAP (Linux Documentation/dev-tools/ktap.rst).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * kernel/ktest/ktest_memcg_slab.c - in-kernel test of a domain's slab child
  * caches (mm/memcg/memcg_slab.h) on the real machine: `ktest memcg_child_cache`.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * kernel/ktest/ktest_mm.c - in-kernel tests of physical memory: the buddy
  * allocator, the per-CPU lists and the slab allocator, on the machine's

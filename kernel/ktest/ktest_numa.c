@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * kernel/ktest/ktest_numa.c - in-kernel tests of the per-node buddy allocator
  * (mm/buddy.c, mm/numa.h) on the machine's real topology: each CPU is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * kernel/ktest/ktest_sched.c - in-kernel tests of tasks and the scheduler:
  * fork, exit and reaping of many tasks, fork's ENOMEM and its roll-back,

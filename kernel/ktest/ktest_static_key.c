@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * kernel/ktest/ktest_static_key.c - in-kernel tests of static keys: the sites in
  * the running kernel, counting, the protection of kernel text, patching

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * kernel/lib/cmdline.c - reading key=value words from the kernel command line.
  */

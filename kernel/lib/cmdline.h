@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kernel/lib/cmdline.h - the kernel command line: "smp=2 script=demo quiet".
  */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * kernel/lib/errno_name.c - names and descriptions of the error numbers the
  * shell may report. The numbers themselves come from the C library's

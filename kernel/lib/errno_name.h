@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kernel/lib/errno_name.h - the symbolic name of an error number.
  *

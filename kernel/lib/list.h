@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kernel/lib/list.h - circular doubly linked lists, as Linux's <linux/list.h>.
  *

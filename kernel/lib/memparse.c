@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * kernel/lib/memparse.c - strict parsers for the values written to control
  * files: sizes (memparse_size) and plain integers (parse_int). The rules,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kernel/lib/memparse.h - parsing the numbers written to control files.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * kernel/locking/lock_debug.c - the debug build's spinlock checker (see
  * kernel/locking/lock_debug.h): the locks each CPU holds, and which lock classes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kernel/locking/lock_debug.h - spinlock debugging, in the debug build only
  * (`make DEBUG=1`, CONFIG_DEBUG_LOCKS): a small lockdep (Linux:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kernel/locking/spinlock.h - ticket spinlocks, the same in the kernel and on the host.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * kernel/printk/console.c - the console: every output device gets every byte, and
  * input from any device lands in one ring buffer the shell reads.

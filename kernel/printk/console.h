@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kernel/printk/console.h - the console: output to COM1 and the screen, input from
  * COM1 and the keyboard.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * kernel/printk/printk.c - formatted console output, with newlib's vsnprintf.
  *

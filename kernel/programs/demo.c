@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * kernel/programs/demo.c - the `demo` command behind the fork-bomb demonstration
  * (SPEC 8, boot script `demo` in kernel/shell/script.c):

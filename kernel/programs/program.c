@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * kernel/programs/program.c - the kernel services programs call (see
  * kernel/programs/program.h): each one is bracketed by kernel_enter/kernel_leave,

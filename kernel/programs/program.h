@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kernel/programs/program.h - built-in programs, and the kernel services they call.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * kernel/programs/programs.c - the built-in programs that `run` starts (SPEC 7.4).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * kernel/programs/stress.c - `stress SECONDS` (SPEC 10): every CPU changes the
  * domain tree and its tasks at random for SECONDS, as fast as it can,

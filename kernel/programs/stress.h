@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kernel/programs/stress.h - the `stress SECONDS` program and shell command
  * (SPEC 10; see kernel/programs/stress.c).

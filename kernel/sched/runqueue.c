@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * kernel/sched/runqueue.c - one CPU's run queue, fair between domains (see
  * kernel/sched/runqueue.h for the policy). Pure logic: the caller holds the run

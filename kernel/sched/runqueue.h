@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kernel/sched/runqueue.h - one CPU's run queue, fair between domains: the pure
  * logic of the scheduler (no locks, no clock), compiled for the kernel and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * kernel/sched/sched.c - the SMP scheduler: per-CPU run queues, switching,
  * preemption, wake-ups, sleeping, the idle loop and load balancing (see

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kernel/sched/sched.h - the scheduler: which task runs on each CPU, and when.
  *

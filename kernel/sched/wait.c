@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * kernel/sched/wait.c - wait queues (see kernel/sched/wait.h), and the OOM wait of
  * kernel/task_ops.h built on one.

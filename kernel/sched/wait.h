@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kernel/sched/wait.h - wait queues: a task sleeps until a condition holds,
  * and whoever makes it true wakes it (Linux's wait_event / wake_up).

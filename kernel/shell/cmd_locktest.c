@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * kernel/shell/cmd_locktest.c - `locktest RULE`, in the debug build only (make
  * DEBUG=1): break one of the rules kernel/locking/lock_debug.c checks, on

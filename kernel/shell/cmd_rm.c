@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * kernel/shell/cmd_rm.c - the shell's `rm -r PATH`: remove a directory and
  * everything below it, where the directory's filesystem allows it (/tmp;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * kernel/shell/cmd_tasks.c - the shell's task commands (SPEC 7.3):
  *

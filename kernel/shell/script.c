@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * kernel/shell/script.c - the built-in boot scripts, and scripts from multiboot
  * modules.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kernel/shell/script.h - boot scripts: shell command sequences run at boot,
  * each line printed after a prompt as if it had been typed.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * kernel/shell/shell.c - the shell: prompt, read a line, split it into words,
  * find the command, run it, report its error.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kernel/shell/shell.h - the shell on the console (SPEC 7.2, 7.3).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * kernel/shell/shell_builtins.c - the shell's own commands: help, ls, cd, pwd,
  * cat, echo, mkdir, rmdir, sleep, poweroff.

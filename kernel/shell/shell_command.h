@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kernel/shell/shell_command.h - how a subsystem adds a command to the shell.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * kernel/shell/shell_line.c - the shell's line discipline (what a Unix tty does
  * in "cooked" mode, in a few lines): echo, erase, end of line.

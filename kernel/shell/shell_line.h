@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kernel/shell/shell_line.h - the shell's line discipline: turning the bytes that
  * arrive from the console into lines, with echo and backspace.

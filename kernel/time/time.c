@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * kernel/time/time.c - the tick: every CPU's timer interrupts HZ times a second;
  * the boot CPU's count is the clock (jiffies).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kernel/time/time.h - time since boot, and sleeping.
  */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * kernel/time/timer.c - per-CPU lists of one-shot timers, run by each CPU's
  * tick (see kernel/time/timer.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kernel/time/timer.h - one-shot timers at tick resolution: call fn(timer) from
  * the timer interrupt once jiffies reaches expires. msleep and timed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mm/memcg/kmem_hooks.h - the three page-allocator hooks of kernel-memory
  * accounting (Linux 2012: memcg_kmem_newpage_charge,

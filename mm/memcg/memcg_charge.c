@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * mm/memcg/memcg_charge.c - charging domains for pages (Linux 2012:
  * __mem_cgroup_try_charge, mem_cgroup_do_charge, memcg_charge_kmem in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * mm/memcg/memcg_check.c - the invariants of SPEC 5.3, checked over every domain
  * and every page: what `check` prints.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mm/memcg/memcg_check.h - verifying the accounting invariants (SPEC 5.3), for
  * the `check` command, the in-kernel tests and the fuzzer.

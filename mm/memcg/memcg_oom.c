@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * mm/memcg/memcg_oom.c - the domain OOM killer (Linux 2012:
  * mem_cgroup_handle_oom, mem_cgroup_out_of_memory, memcg_oom_recover).

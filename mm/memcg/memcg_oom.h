@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mm/memcg/memcg_oom.h - the domain OOM killer, for user memory only (SPEC 5.5;
  * Linux 2012: mem_cgroup_handle_oom, mem_cgroup_out_of_memory).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * mm/memcg/memcg_slab.c - accounted slab caches: each domain's child caches, how
  * they are found, made, charged and destroyed (see mm/memcg/memcg_slab.h; Linux

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mm/memcg/memcg_slab.h - accounted slab caches: one child cache per domain
  * (Linux 2012: memcg_kmem_get_cache, memcg_create_kmem_cache and

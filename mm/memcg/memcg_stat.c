@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * mm/memcg/memcg_stat.c - memory.stat, the root's usage figures, and the census
  * of mem_map that both they and `check` (mm/memcg/memcg_check.c) rest on.

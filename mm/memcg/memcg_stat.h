@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mm/memcg/memcg_stat.h - what the control files report: memory.stat, and the
  * root's system-wide usage figures.

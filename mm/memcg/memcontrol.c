@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * mm/memcg/memcontrol.c - the tree of domains: creating and removing them, the
  * hierarchy, kmem_accounted and its propagation, limits, and tasks

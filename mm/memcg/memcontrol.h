@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mm/memcg/memcontrol.h - domains (memory cgroups): what they are, how they are
  * made and removed, and how they are charged (Linux 2012:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * mm/memcg/res_counter.c - resource counters with limits, charged up a tree
  * (Linux 2012: kernel/res_counter.c).

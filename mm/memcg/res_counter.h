@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mm/memcg/res_counter.h - resource counters: how much of something a domain
  * uses, how much it may use, and how often it was refused (Linux 2012:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * mm/memcg/stock.c - the per-CPU charge stock: pages charged to a domain in
  * advance, one batch at a time, so that most charges touch only this

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mm/memcg/stock.h - the per-CPU charge stock (Linux 2012: memcg_stock_pcp in
  * mm/memcg/memcontrol.c).

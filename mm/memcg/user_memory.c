@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * mm/memcg/user_memory.c - user pages: allocated for tasks, charged to res only,
  * reclaimed (cache pages), moved to the parent when a domain is removed,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mm/memcg/user_memory.h - user memory: the pages programs ask for (`hog`,
  * `cache`), charged to res only (SPEC 5.5).

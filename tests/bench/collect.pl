@@ -1,4 +1,5 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: MIT
 # tests/bench/collect.pl OUTDIR - boot the builds, run `bench`, and write
 # OUTDIR/results.csv, OUTDIR/pages.png and OUTDIR/smp.png; print the table.
 #

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tests/fuzz/fuzz_buddy.c - libFuzzer target for the page allocator and
  * kmalloc (mm/buddy.c, mm/pcp.c, mm/slab.c).

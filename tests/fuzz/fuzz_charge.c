@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tests/fuzz/fuzz_charge.c - libFuzzer target for domains and charging:
  * the input is a program of small operations - mkdir, rmdir, limits,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tests/fuzz/fuzz_memparse.c - libFuzzer target for the size parser and
  * the integer parser (kernel/lib/memparse.c).

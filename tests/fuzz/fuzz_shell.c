@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tests/fuzz/fuzz_shell.c - libFuzzer target for the shell: any bytes,
  * typed into the line discipline and run by the executor over the test

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tests/linux-compare/compare.c - the fork bomb and the worker of tally's
  * demonstration (SPEC 8), as Linux programs, for tests/linux-compare/run.

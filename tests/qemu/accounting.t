@@ -1,4 +1,5 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: MIT
 # tests/qemu/accounting.t - kernel-memory accounting seen from the shell
 # (SPEC 1, 5): a fork bomb under a 256K kmem limit stops at 15 tasks with
 # ENOMEM, kmem usage exactly 262144 (15 stacks and the 4 slab pages of

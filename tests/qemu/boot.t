@@ -1,4 +1,5 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: MIT
 # tests/qemu/boot.t - the boot matrix: -kernel on 1, 2 and 4 CPUs, and the
 # ISO under SeaBIOS and OVMF. Each boot must print the banner
 # "tally VERSION cpus=N mem=MMiB" (SPEC 7.1) with N = -smp and MMiB

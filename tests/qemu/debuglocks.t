@@ -1,4 +1,5 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: MIT
 # tests/qemu/debuglocks.t - the lock-debugging build (make DEBUG=1,
 # build/tally-debug.elf, kernel/locking/lock_debug.c). It runs the real workload
 # (domains, a contained fork bomb, stress, the in-kernel tests) without a

@@ -1,4 +1,5 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: MIT
 # tests/qemu/demo.t - the fork-bomb demonstration (SPEC 8), booted as
 # `make run` boots it (script=demo), and its expected results checked from
 # the transcript: bomb kmem usage never above its limit, forks refused

@@ -1,4 +1,5 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: MIT
 # tests/qemu/demo_unlimited.t - the same fork bomb with no kmem limit
 # (script=demo-unlimited, GRUB's "demo without a kmem limit"): what the
 # controller prevents. Kernel memory is not accounted (no kmem limit is

@@ -1,4 +1,5 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: MIT
 # tests/qemu/ktest.t - the in-kernel tests: `ktest` at the prompt prints
 # KTAP (Linux Documentation/dev-tools/ktap.rst), passed through here as one
 # TAP subtest with one ok / not ok per KTAP case. Then a deliberate fault:

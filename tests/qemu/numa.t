@@ -1,4 +1,5 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: MIT
 # tests/qemu/numa.t - NUMA (mm/numa.h, the SRAT in arch/x86_64/acpi/acpi.c, the
 # per-node buddy allocator): on QEMU's two-node machine
 # (Tally::NUMA_TWO_NODES: CPUs 0-1 and 512 MiB on node 0, CPUs 2-3 and

@@ -1,4 +1,5 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: MIT
 # tests/qemu/screen.t - tally as a user with a screen and a keyboard sees
 # it, on a machine without a serial port (SPEC 7.1; issue 11).
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: MIT
 # tests/qemu/shell.t - the shell protocol of SPEC 7.2 and 7.3, from the
 # outside: the prompt, the echo, one "error: ENAME: ..." line per failure,
 # line ends, line editing, over-long lines, bytes that are not text.

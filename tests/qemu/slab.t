@@ -1,4 +1,5 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: MIT
 # tests/qemu/slab.t - slab accounting seen from the shell (issue 10):
 # /proc/slabinfo in Linux's 2.1 format with each domain's child caches as
 # name(domain); /tmp and its directories (ls, cd, mkdir, rmdir, rm -r);

@@ -1,4 +1,5 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: MIT
 # tests/qemu/static_keys.t - /proc/static_keys (SPEC 1, "Static keys,
 # listed") from the outside: its format; every key off and every site the
 # NOP at boot; memcg_kmem_enabled_key switched on by the first kmem limit

@@ -1,4 +1,5 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: MIT
 # tests/qemu/stress.t - SPEC 10: `stress SECONDS` on 4 CPUs (random mkdir
 # and rmdir, limit changes, runs, kills, moves, cgroup.kill on every CPU),
 # then `check: ok`, the stress tree gone, no task left, no dying domain and

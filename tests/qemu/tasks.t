@@ -1,4 +1,5 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: MIT
 # tests/qemu/tasks.t - tasks and the scheduler from the shell (SPEC 6,
 # 7.3): run / ps / kill / wait, killing a task asleep and one running,
 # moving tasks between domains, fairness between domains on two CPUs,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tests/unit/fuzz_replay.c - a fuzz target's kept inputs, as unit tests.
  *

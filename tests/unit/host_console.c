@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tests/unit/host_console.c - console input and output, time and
  * power-off for host programs; see host_console.h.

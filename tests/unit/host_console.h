@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/host_console.h - the console, time and power-off for host
  * programs (kernel/printk/console.h, kernel/time/time.h, kernel/power.h).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tests/unit/host_ctltree.c - the test control tree described in
  * host_ctltree.h: handlers of every kind, for ctlfs and shell tests.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/host_ctltree.h - a small control tree for host tests and
  * fuzzers of ctlfs and the shell, with one file of every kind:

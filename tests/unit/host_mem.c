@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tests/unit/host_mem.c - fake physical memory for host tests of mm/: a
  * 4 MiB-aligned malloc'd region that direct_map_offset maps at physical

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/host_mem.h - fake "physical memory" for host tests of mm/.
  *

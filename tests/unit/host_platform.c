@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tests/unit/host_platform.c - the platform interface for host programs
  * (unit tests and fuzzers): pthreads stand in for CPUs.

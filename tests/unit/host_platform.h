@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/host_platform.h - kernel/platform.h for host programs.
  *

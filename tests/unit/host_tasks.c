@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tests/unit/host_tasks.c - the calls of kernel/task_ops.h for host
  * programs (unit tests, fuzzers): the tasks are the test's own struct

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/host_tasks.h - kernel/task_ops.h for host programs: a table of
  * tasks the test registers, kills that are only recorded, and an OOM wait

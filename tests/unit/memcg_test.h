@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/memcg_test.h - what the host tests of domains share: fake
  * memory, tasks, domains made through /cgroup, and the check that every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tests/unit/test_buddy.c - host tests of the buddy allocator (mm/buddy.c)
  * and of mm_init (mm/init.c), on the fake physical memory of host_mem.c.

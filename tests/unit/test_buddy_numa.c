@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tests/unit/test_buddy_numa.c - host tests of the buddy allocator with
  * per-node free lists (mm/buddy.c, mm/pcp.c, mm/numa.c, mm/init.c): local

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tests/unit/test_cgroupfs.c - the /cgroup control files (SPEC 5.2)
  * through the control tree, as the shell uses them: names, what each

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tests/unit/test_charge.c - charging kernel allocations: alloc_pages()
  * with __GFP_KMEMCG through the hooks to the res and kmem counters, the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tests/unit/test_ctlfs.c - the control-file tree (kernel/fs/ctlfs.c) and its
  * path operations (kernel/fs/ctlfs_ops.c): creating and removing nodes, path

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tests/unit/test_debug_free.c - mm/debug_free.c through the real
  * mm/buddy.c: with debug_check_on_free_key on, a free of a block whose

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tests/unit/test_fail_page.c - fault injection (mm/fail_page.c) and the
  * system tasks' reserve (mm/watermark.c): every Nth allocation fails,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tests/unit/test_hierarchy.c - domains in a tree: use_hierarchy and its
  * rules, charges going up, kmem_accounted and its propagation, the

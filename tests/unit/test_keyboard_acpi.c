@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tests/unit/test_keyboard_acpi.c - the pure logic of two hardware
  * drivers, compiled from the kernel's own files: the PS/2 scan-code

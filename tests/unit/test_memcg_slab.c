@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tests/unit/test_memcg_slab.c - accounted slab caches (mm/memcg/memcg_slab.c,
  * mm/slab.c): each domain gets its own child cache on its first

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tests/unit/test_pcp.c - host tests of the per-CPU page lists (mm/pcp.c):
  * refill and drain in batches, several fake CPUs (host_set_cpu), draining

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tests/unit/test_res_counter.c - mm/memcg/res_counter.c: charges up a tree of
  * counters, refusal at the first full ancestor with its failcnt, rollback

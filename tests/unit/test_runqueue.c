@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tests/unit/test_runqueue.c - the scheduler's run-queue logic
  * (kernel/sched/runqueue.c) on the host: round robin inside a domain, equal

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tests/unit/test_shell.c - the shell as a user sees it: whole input byte
  * streams go through the line discipline (from the host console stub) and

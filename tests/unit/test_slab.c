@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tests/unit/test_slab.c - host tests of the slab allocator and kmalloc
  * (mm/slab.c): objects are distinct and aligned, freed objects are reused,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tests/unit/test_static_key_table.c - kernel/static_key_table.c and the
  * counting of kernel/static_key.c, on a fake table: relative offsets

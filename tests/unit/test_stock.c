@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tests/unit/test_stock.c - mm/memcg/stock.c, the per-CPU charge stock: consume,
  * refill (draining another domain's stock first), drain on all CPUs of a

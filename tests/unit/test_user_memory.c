@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tests/unit/test_user_memory.c - user memory (SPEC 5.5): rss and cache
  * pages charged to res, freed at exit, cache reclaimed before anything is

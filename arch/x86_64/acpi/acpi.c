@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * arch/x86_64/acpi/acpi.c - reading ACPI tables: RSDP -> RSDT/XSDT -> MADT, SRAT.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * arch/x86_64/acpi/acpi.h - what tally reads from the ACPI tables: the CPUs and
  * interrupt controllers (MADT), the power-management registers (FADT), and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * arch/x86_64/acpi/acpi_power.c - ACPI power-off (S5) and reset.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * arch/x86_64/acpi/acpi_power.h - turning the machine off and restarting it
  * the ACPI way, as on real hardware: S5 through the FADT's PM1 control

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * arch/x86_64/apic/ioapic.c - the IO-APIC, and silencing the legacy 8259 PICs.
  *

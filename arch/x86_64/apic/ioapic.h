@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * arch/x86_64/apic/ioapic.h - the IO-APIC: routes device interrupt lines (ISA
  * IRQs: the serial port, the keyboard) to a CPU's local APIC.

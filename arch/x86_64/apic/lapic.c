@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * arch/x86_64/apic/lapic.c - the local APIC (xAPIC, memory-mapped).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * arch/x86_64/apic/lapic.h - the local APIC of each CPU: its timer, end of
  * interrupt, and inter-processor interrupts (IPIs).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * arch/x86_64/drivers/fb.c - console output on a linear framebuffer.
  *

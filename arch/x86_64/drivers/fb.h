@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * arch/x86_64/drivers/fb.h - console output on a linear framebuffer: the screen
  * that GRUB leaves under UEFI (or a VBE graphics mode under BIOS).

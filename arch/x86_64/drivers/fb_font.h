@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * arch/x86_64/drivers/fb_font.h - the font of the framebuffer console.
  *

@@ -1,4 +1,5 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: MIT
 # arch/x86_64/drivers/font2c.pl - turn a PC Screen Font into the C array that the
 # framebuffer console (arch/x86_64/drivers/fb.c) draws with.
 #

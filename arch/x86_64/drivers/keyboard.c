@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * arch/x86_64/drivers/keyboard.c - the PS/2 keyboard: scan codes to console input.
  *

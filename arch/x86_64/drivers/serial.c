@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * arch/x86_64/drivers/serial.c - the COM1 16550 UART: console output, and input by
  * interrupt (each received byte goes to console_input()).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * arch/x86_64/drivers/serial.h - the COM1 16550 UART.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * arch/x86_64/drivers/vga.h - the VGA text screen (80x25) under BIOS.
  */

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 package Tally;
 
 # tests/qemu/lib/Tally.pm - the one QEMU driver that every tests/qemu/*.t
