@@ -207,14 +207,23 @@ gdb: $(ELF)
 	$(QEMU) -display none -serial mon:stdio -kernel $(ELF) -s -S
 
 # --- tests ------------------------------------------------------------------
-$(BUILD)/host/%: tests/unit/%.c $(HOST_SRCS) $(HOST_HEADERS)
+# Each host source is compiled once into $(BUILD)/host/obj/, and every unit
+# test links the same objects.
+HOST_OBJS := $(patsubst %.c,$(BUILD)/host/obj/%.o,$(HOST_SRCS))
+$(BUILD)/host/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(HOST_CFLAGS) -o $@ $< $(HOST_SRCS) -lcmocka
+	$(HOST_CC) $(HOST_CFLAGS) -MMD -MP -c $< -o $@
+.SECONDARY: $(HOST_OBJS)
+-include $(HOST_OBJS:.o=.d)
 
-$(BUILD)/host/test_replay_%: tests/fuzz/%.c tests/unit/fuzz_replay.c $(HOST_SRCS) $(HOST_HEADERS)
+$(BUILD)/host/%: tests/unit/%.c $(HOST_OBJS) $(HOST_HEADERS)
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(HOST_CFLAGS) -o $@ $< $(HOST_OBJS) -lcmocka
+
+$(BUILD)/host/test_replay_%: tests/fuzz/%.c tests/unit/fuzz_replay.c $(HOST_OBJS) $(HOST_HEADERS)
 	@mkdir -p $(dir $@)
 	$(HOST_CC) $(HOST_CFLAGS) -DFUZZ_NAME='"$*"' -o $@ $< tests/unit/fuzz_replay.c \
-		$(HOST_SRCS) -lcmocka
+		$(HOST_OBJS) -lcmocka
 
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(HOST_SRCS) $(HOST_HEADERS)
 	@mkdir -p $(dir $@)
