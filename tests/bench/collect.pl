@@ -48,31 +48,40 @@ my @PAGES = qw(page_order0 page_order0_root page_order0_accounted
 my @ONE_CPU = (@PAGES, qw(fork_exit fork_exit_accounted timing_overhead));
 
 # --- the yardstick ------------------------------------------------------------
+# $unit: what the 1-CPU figures count; $smp_unit: what the SMP ones do.
+# Without icount the TSC counts cycles only under KVM on vmx/svm; under
+# TCG it is the host's clock ("tcg_tsc"), under a software hypervisor's
+# KVM a TSC that is not cycle-accurate ("kvm_tsc").
 my $kvm = Tally::kvm_usable();
+my $hw = $kvm && Bench::hardware_virt();
 my $unit = Bench::yardstick($kvm);
-my ($one_accel, @one_args, $smp_unit, $why);
+my $smp_unit = $hw ? 'cycles' : $kvm ? 'kvm_tsc' : 'tcg_tsc';
+my ($one_accel, @one_args, $why);
 if ($unit eq 'instructions') {
 	$one_accel = '-accel tcg';
 	@one_args = @Bench::ICOUNT;
-	$smp_unit = $kvm ? 'cycles' : 'tcg_tsc';
-	$why = ($kvm ? 'KVM is asked for, but the CPU has no vmx or svm '
+	$why = ($hw ? 'BENCH_YARDSTICK=instructions: '
+		: $kvm ? 'KVM is asked for, but the CPU has no vmx or svm '
 		       . '(a software hypervisor): '
-		     : 'no hardware virtualisation: ')
+		: 'no hardware virtualisation: ')
 	     . 'the 1-CPU benchmarks ran under TCG with -icount '
 	     . 'shift=0,sleep=off, where the guest TSC counts instructions: '
 	     . 'the figures are INSTRUCTIONS per operation, exact and '
 	     . 'repeatable; they know nothing of caches, pipelines or cycles';
 } else {
 	$one_accel = $ENV{QEMU_ACCEL};
-	$smp_unit = 'cycles';
-	$why = 'KVM on hardware virtualisation: the figures are TSC CYCLES '
-	     . 'per operation';
+	$unit = $smp_unit;
+	$why = $hw ? 'KVM on hardware virtualisation: the figures are TSC '
+		   . 'CYCLES per operation'
+	     : 'BENCH_YARDSTICK=cycles without KVM on vmx/svm: the TSC is '
+	       . 'NOT cycle-accurate here (unit ' . $unit . ')';
 }
-my $smp_why = $smp_unit eq 'tcg_tsc'
+my $smp_why = $smp_unit eq 'cycles' ? 'TSC cycles'
+	: $smp_unit eq 'tcg_tsc'
 	? 'TCG without icount (one host thread a vCPU): the TSC follows the '
 	  . "host's clock, so these are host time in TSC ticks, not cycles, on "
 	  . 'vCPUs that share the host\'s cores; read the shape and any counts'
-	: 'TSC cycles';
+	: 'KVM on a software hypervisor: TSC ticks, not cycle-accurate';
 
 my @runs = (
 	{build => 'kmem', machine => 'one', elf => "$build/tally.elf",
@@ -220,8 +229,8 @@ sub fig { my ($b, $n) = @_; $one{$b}{$n} ? $one{$b}{$n}{median} : undef }
 sub ratio { my ($a, $b) = @_; defined $a && defined $b && $b > 0 ? $a / $b : undef }
 sub r3 { defined $_[0] ? sprintf('%.3f', $_[0]) : '-' }
 
-my $accel_note = $unit eq 'instructions'
-	? 'QEMU TCG, -icount shift=0,sleep=off' : 'KVM';
+my $accel_note = $unit eq 'instructions' ? 'QEMU TCG, -icount shift=0,sleep=off'
+	: $unit eq 'cycles' ? 'KVM' : 'NOT cycles';
 print "\ntally benchmarks, 1 CPU: median $unit per operation ($accel_note)\n";
 print wrap("($why)"), "\n";
 print "  ratio: to the raw figure of the KMEM=0 build (accounting compiled out).\n";
@@ -372,12 +381,12 @@ for my $m (qw(smp numa2)) {
 	push @panels, "set title '$title'\nplot " . join(', ', @lines) . "\n";
 }
 my $panels = join('', @panels);
-my $smp_label = $smp_unit eq 'tcg_tsc' ? 'TCG, host time: shape only' : 'cycles';
+my $smp_label = $smp_unit eq 'cycles' ? 'cycles' : "$smp_unit, not cycles: shape only";
 my $layout = sprintf "set multiplot layout 1,%d title 'Charging one domain "
 	. "from K CPUs at once (%s)'", scalar(@panels) || 1, $smp_label;
 my $pages_title = $unit eq 'instructions'
 	? 'Page allocation, alloc+free of one block: instructions (QEMU TCG -icount shift=0, 1 CPU)'
-	: 'Page allocation, alloc+free of one block: cycles (KVM, 1 CPU)';
+	: "Page allocation, alloc+free of one block: $unit (1 CPU)";
 my $linux_plot = $unit eq 'instructions'
 	? ", '' using 5 title 'Linux 6.1 (issue 20, quoted)' lc rgb '#999999'" : '';
 
