@@ -1,8 +1,9 @@
 #!/usr/bin/perl
 # SPDX-License-Identifier: MIT
 # tests/bench/collect.pl OUTDIR - boot the builds, run `bench`, print the
-# tables, and write OUTDIR/results.csv, OUTDIR/table.md (the page table in
-# Markdown, for the README), OUTDIR/pages.png and OUTDIR/smp.png.
+# tables, and write OUTDIR/results.csv, OUTDIR/table.md and OUTDIR/smp.md
+# (the tables in Markdown, for the README), OUTDIR/pages.png and
+# OUTDIR/smp.png.
 #
 # The yardstick (tests/bench/Bench.pm): with KVM on hardware
 # virtualisation the TSC counts cycles; otherwise the 1-CPU benchmarks run
@@ -329,6 +330,36 @@ for my $m (qw(smp numa2)) {
 		}
 	}
 }
+# The same in Markdown, for the README: K = 1, 2, 3, 4, 8 (those run).
+open $md, '>', "$out/smp.md" or die "$out/smp.md: $!\n";
+my @mk = grep { my $k = $_; grep { $curve{$_} && grep { $_->{$k} } values %{$curve{$_}} } qw(smp numa2) }
+	1, 2, 3, 4, 8;
+print $md "| $smp_unit per charge, per CPU (per-CPU throughput) | ",
+	join(' | ', map { "K=$_" } @mk), " |\n|---|", '---:|' x @mk, "\n";
+for my $m (qw(smp numa2)) {
+	my $label = $m eq 'smp' ? "$smp_cpus CPUs" : '2 nodes';
+	for my $n (@{$smp_names{$m} // []}) {
+		my $c = $curve{$m}{$n} or next;
+		print $md "| $label: `$n` |", join('', map {
+			$c->{$_} ? sprintf(' %d (%.0f%%) |', $c->{$_}{median}, per_cpu_pct($c, $_)) : ' |'
+		} @mk), "\n";
+		my @keys;
+		for my $k (@mk) {
+			for my $e (@{$c->{$k} ? $c->{$k}{extra} : []}) {
+				push @keys, $e->[0] unless grep { $_ eq $e->[0] } @keys;
+			}
+		}
+		for my $key (@keys) {
+			print $md "| $label: `$n` $key |", join('', map {
+				my $k = $_;
+				my ($e) = grep { $_->[0] eq $key } @{$c->{$k} ? $c->{$k}{extra} : []};
+				$e ? " $e->[1] |" : ' |';
+			} @mk), "\n";
+		}
+	}
+}
+close $md;
+
 if (%node) {
 	print "\nthe same, each node's CPUs alone (2-node machine):\n";
 	for my $n (@{$smp_names{numa2}}) {
@@ -426,4 +457,4 @@ unset multiplot
 GP
 close $gp or warn "gnuplot failed\n";
 unlink "$out/pages.dat", glob("$out/smp-*.dat");
-print "\nresults: $out/results.csv, $out/table.md; plots: $out/pages.png, $out/smp.png\n";
+print "\nresults: $out/results.csv, $out/table.md, $out/smp.md; plots: $out/pages.png, $out/smp.png\n";
