@@ -53,7 +53,8 @@ sub yardstick {
 # parse_line($line) - a hash for a line of `bench` output, or undef for
 # any other line:
 #   { kind => 'bench' | 'node' | 'curve', name => NAME,
-#     median => N, p99 => N or undef, ops => N or undef,
+#     median => N (undef only for a curve line of other fields alone),
+#     p99 => N or undef, ops => N or undef,
 #     node => N or undef, cpus => K or undef,
 #     extra => [[KEY, VALUE], ...] }       the fields not named above
 sub parse_line {
@@ -76,10 +77,13 @@ sub parse_line {
 			push @extra, [$k, $v];
 		}
 	}
-	return unless defined $f{median_cycles} && $f{median_cycles} =~ /^\d+$/;
 	if ($kind eq 'curve') {
-		return unless defined $f{cpus};
+		# A curve line may carry only other fields for a K
+		# ("# NAME cpus=K transfers_per_1k=N"): median is then undef.
+		return unless defined $f{cpus} && $f{cpus} =~ /^\d+$/;
+		return unless defined $f{median_cycles} ? $f{median_cycles} =~ /^\d+$/ : @extra;
 	} else {
+		return unless defined $f{median_cycles} && $f{median_cycles} =~ /^\d+$/;
 		return unless defined $f{p99_cycles} && defined $f{ops};
 		$kind = 'node' if defined $f{node};
 	}

@@ -116,7 +116,7 @@ sub take {
 		 : $p->{kind} eq 'node' ? $r->{smp} / 2   # 2 CPUs a node
 		 : $r->{smp};
 	push @rows, [$r->{build}, $r->{machine}, $p->{kind}, $p->{name},
-		     $cpus, $p->{node} // '', $p->{median},
+		     $cpus, $p->{node} // '', $p->{median} // '',
 		     $p->{p99} // '', $p->{ops} // '', $r->{unit},
 		     $r->{accel} // $ENV{QEMU_ACCEL} // '', $fields];
 	if ($r->{machine} eq 'one') {
@@ -126,7 +126,11 @@ sub take {
 	my $m = $r->{machine};
 	push @{$smp_names{$m}}, $p->{name} unless $seen{$m}{$p->{name}}++;
 	if ($p->{kind} eq 'curve') {
-		$curve{$m}{$p->{name}}{$p->{cpus}} = $p;
+		# Two lines for one K (a median, then other fields): merged.
+		my $c = $curve{$m}{$p->{name}}{$p->{cpus}} //= {%$p, extra => []};
+		$c->{median} //= $p->{median};
+		my %have = map { $_->[0] => 1 } @{$c->{extra}};
+		push @{$c->{extra}}, grep { !$have{$_->[0]} } @{$p->{extra}};
 	} elsif ($p->{kind} eq 'node') {
 		$node{$p->{name}}{$p->{node}} = $p;
 	} else {
@@ -153,7 +157,7 @@ if ($replay) {
 		my ($b, $m, $kind, $n, $cpus, $nid, $med, $p99, $ops, $u, $acc, $f) = @$o;
 		$unit = $u if $m eq 'one';
 		$smp_unit = $u if $m ne 'one';
-		my $l = $kind eq 'curve' ? "# $n cpus=$cpus median_cycles=$med"
+		my $l = $kind eq 'curve' ? "# $n cpus=$cpus" . (length $med ? " median_cycles=$med" : '')
 		      : "bench $n" . ($kind eq 'node' ? " node=$nid" : '')
 			. " median_cycles=$med p99_cycles=$p99 ops=$ops";
 		$l .= " $f" if defined $f && length $f;
@@ -297,7 +301,7 @@ sub wrap {
 # --- the SMP tables ------------------------------------------------------------
 sub per_cpu_pct {
 	my ($c, $k) = @_;
-	return $c->{1} && $c->{$k} && $c->{$k}{median}
+	return $c->{1} && $c->{1}{median} && $c->{$k} && $c->{$k}{median}
 		? 100 * $c->{1}{median} / $c->{$k}{median} : 0;
 }
 for my $m (qw(smp numa2)) {
@@ -317,7 +321,7 @@ for my $m (qw(smp numa2)) {
 	for my $n (@{$smp_names{$m}}) {
 		my $c = $cm->{$n} or next;
 		printf "%-24s", $n;
-		printf " %9s (%4.0f%%)", $c->{$_} ? $c->{$_}{median} : '-',
+		printf " %9s (%4.0f%%)", $c->{$_} ? $c->{$_}{median} // '-' : '-',
 			per_cpu_pct($c, $_) for @ks;
 		print "\n";
 		my @keys;
@@ -347,7 +351,8 @@ for my $m (qw(smp numa2)) {
 	for my $n (@{$smp_names{$m} // []}) {
 		my $c = $curve{$m}{$n} or next;
 		print $md "| $label: `$n` |", join('', map {
-			$c->{$_} ? sprintf(' %d (%.0f%%) |', $c->{$_}{median}, per_cpu_pct($c, $_)) : ' |'
+			$c->{$_} && defined $c->{$_}{median}
+				? sprintf(' %d (%.0f%%) |', $c->{$_}{median}, per_cpu_pct($c, $_)) : ' |'
 		} @mk), "\n";
 		my @keys;
 		for my $k (@mk) {
