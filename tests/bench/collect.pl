@@ -10,7 +10,7 @@
 # under TCG with `-icount shift=0,sleep=off`, where it counts guest
 # instructions, exactly and repeatably.
 #
-# Four boots, one after the other:
+# Four boots of tally, one after the other, then Linux's if it can:
 #   kmem    build/tally.elf, 1 CPU, on the yardstick: the page benchmarks,
 #           fork_exit, fork_exit_accounted, timing_overhead, each once
 #   nokmem  build/tally-nokmem.elf (make KMEM=0), the same: the
@@ -20,6 +20,10 @@
 #           charge_smp_*`, whose curve is K = 1 .. all CPUs
 #   numa2   build/tally.elf on QEMU's two-node machine
 #           (Tally::NUMA_TWO_NODES: 4 CPUs, 2 a node): the same
+#   linux   tests/bench/linux/run: Debian's Linux on the icount yardstick,
+#           the same page operations timed in a module, for the Linux
+#           column (BENCH_LINUX=0 skips it; without a Debian kernel,
+#           headers and busybox the column quotes issue 20's figures)
 #
 # results.csv has one row per figure:
 #   build,machine,line,name,cpus,node,median_cycles,p99_cycles,ops,unit,accel,fields
@@ -104,7 +108,7 @@ my @runs = (
 #                                              the all-CPU line's extra fields
 # $node{name}{nid} = parsed line               numa2's per-node lines
 # @smp_names{machine} = [names in the order printed]
-my (%one, %curve, %node, %smp_names, %seen, @rows);
+my (%one, %curve, %node, %smp_names, %seen, @rows, @replayed);
 
 # take($r, $line) - one line of `bench` output from run $r, if a result.
 sub take {
@@ -149,11 +153,12 @@ if ($replay) {
 	open my $in, '<', $replay or die "$replay: $!\n";
 	<$in>;
 	my @old = map { chomp; [split /,/, $_, 12] } <$in>;
+	@replayed = @old;
 	my %smp;
 	for (grep { $_->[2] eq 'bench' && $_->[1] ne 'one' } @old) {
 		$smp{$_->[1]} = $_->[4];
 	}
-	for my $o (@old) {
+	for my $o (grep { $_->[0] ne 'linux' } @old) {
 		my ($b, $m, $kind, $n, $cpus, $nid, $med, $p99, $ops, $u, $acc, $f) = @$o;
 		$unit = $u if $m eq 'one';
 		$smp_unit = $u if $m ne 'one';
@@ -192,6 +197,49 @@ for my $r ($replay ? () : @runs) {
 	$t->poweroff;
 }
 
+# --- Linux, on the same yardstick ----------------------------------------------
+# tests/bench/linux/run boots Debian's kernel under icount and times the
+# same page operations in a module: run when its kernel, headers and
+# busybox are there (BENCH_LINUX=0 skips it), else the table quotes issue
+# 20's figures. %linux_fig: name => median, $linux_source: where they come
+# from.
+my %LINUX_NAME = ('raw 0' => 'page_order0', 'root 0' => 'page_order0_root',
+		  'accounted 0' => 'page_order0_accounted',
+		  'raw 2' => 'stack_order2', 'root 2' => 'stack_order2_root',
+		  'accounted 2' => 'stack_order2_accounted');
+my (%linux_fig, $linux_source);
+
+sub linux_take {
+	my ($name, $med, $p99, $ops, $kernel) = @_;
+	$linux_fig{$name} = $med;
+	$linux_source = "measured by this run: Debian's Linux $kernel, "
+		. 'tests/bench/linux/run';
+	push @rows, ['linux', 'one', 'bench', $name, '', '', $med, $p99, $ops,
+		     'instructions', "-accel tcg @Bench::ICOUNT", "kernel=$kernel"];
+}
+
+if ($replay) {
+	for (grep { $_->[0] eq 'linux' } @replayed) {
+		my ($kernel) = ($_->[11] // '') =~ /kernel=(\S+)/;
+		linux_take(@$_[3, 6, 7, 8], $kernel // '?');
+	}
+	$linux_source =~ s/this run/the run replayed/ if $linux_source;
+} elsif (($ENV{BENCH_LINUX} // '') ne '0') {
+	print "bench: linux: tests/bench/linux/run (Debian's kernel, 1 CPU, @Bench::ICOUNT)\n";
+	my @out = `sh tests/bench/linux/run 2>&1`;
+	my $kernel = '?';
+	for (@out) {
+		$kernel = $1 if /^linux: Linux (\S+)/;
+		if (/^linux: bench (\w+) order=(\d) median_cycles=(\d+) p99_cycles=(\d+) ops=(\d+)/) {
+			my $n = $LINUX_NAME{"$1 $2"} or next;
+			linux_take($n, $3, $4, $5, $kernel);
+		}
+	}
+	print "bench: linux: not run, the figures are quoted: ",
+		(grep { /linux bench: no/ } @out)[0] // "no result line\n"
+		unless $linux_source;
+}
+
 # --- results.csv ------------------------------------------------------------
 open my $csv, '>', "$out/results.csv" or die "$out/results.csv: $!\n";
 print $csv "build,machine,line,name,cpus,node,median_cycles,p99_cycles,ops,unit,accel,fields\n";
@@ -199,11 +247,11 @@ print $csv join(',', @$_), "\n" for @rows;
 close $csv;
 
 # --- the 1-CPU table ----------------------------------------------------------
-# Linux 6.1's figures, as issue 20's author measured them on Debian's 6.1
-# kernel (init_on_alloc=0), on the same yardstick (QEMU TCG, -icount
-# shift=0,sleep=off, 1 CPU). Quoted, not measured by this script:
-# tests/linux-compare/ boots a Debian kernel only for the fork-bomb
-# comparison, and this host has none. Keys as in @table below.
+# Linux 6.1's figures: measured above if tests/bench/linux/run could run;
+# otherwise as issue 20's author measured them the same way (Debian's 6.1
+# kernel, init_on_alloc=0, QEMU TCG -icount shift=0,sleep=off, 1 CPU),
+# quoted. Keys as in @table below; Linux's raw figures (GFP_KERNEL) stand
+# beside the KMEM=0 rows.
 my %LINUX = (
 	'page_order0 (KMEM=0)'            => 704,
 	page_order0                       => 704,
@@ -212,6 +260,16 @@ my %LINUX = (
 	'stack_order2_accounted (KMEM=0)' => 816,
 	stack_order2_accounted            => 1331,
 );
+my $linux_quoted = !$linux_source;
+if (!$linux_quoted) {
+	%LINUX = map { $_ => $linux_fig{$_} } grep { defined $linux_fig{$_} }
+		qw(page_order0 page_order0_root page_order0_accounted stack_order2_accounted);
+	$LINUX{'page_order0 (KMEM=0)'} = $linux_fig{page_order0};
+	$LINUX{'stack_order2_accounted (KMEM=0)'} = $linux_fig{stack_order2};
+	delete $LINUX{$_} for grep { !defined $LINUX{$_} } keys %LINUX;
+}
+$linux_source //= "quoted from issue 20: measured by its author on Debian's 6.1 "
+	. 'the same way (tests/bench/linux/run could not run here)';
 
 # Each row: [the figure's build, its name, what it is, the raw figure it is
 # divided by (from the KMEM=0 build), issue 20's target for the ratio].
@@ -239,14 +297,12 @@ my $accel_note = $unit eq 'instructions' ? 'QEMU TCG, -icount shift=0,sleep=off'
 print "\ntally benchmarks, 1 CPU: median $unit per operation ($accel_note)\n";
 print wrap("($why)"), "\n";
 print "  ratio: to the raw figure of the KMEM=0 build (accounting compiled out).\n";
-if ($unit eq 'instructions') {
-	print "  Linux 6.1: Debian's kernel, init_on_alloc=0, in instructions on the same\n";
-	print "  yardstick, as measured by issue 20's author: quoted, not run here.\n\n";
-} else {
-	print "  Linux 6.1: Debian's kernel, init_on_alloc=0, in INSTRUCTIONS under QEMU's\n";
-	print "  icount, as measured by issue 20's author (quoted, not run here): not this\n";
-	print "  run's unit, so compare the ratios only.\n\n";
-}
+print wrap("Linux 6.1: Debian's kernel with init_on_alloc=0, its page allocator "
+	   . 'timed the same way in a module, in instructions under QEMU TCG '
+	   . "-icount shift=0,sleep=off on 1 CPU; $linux_source"
+	   . ($unit eq 'instructions' ? '' : "; not this run's unit: compare the ratios only")
+	   . '. Its raw rows are GFP_KERNEL allocations (Linux cannot compile '
+	   . 'accounting out).'), "\n\n";
 
 my @hdr = ('name', 'what', $unit, 'p99', 'ratio', 'Linux 6.1', 'ratio',
 	   'issue 20 target');
@@ -260,7 +316,7 @@ for my $row (@ROWS) {
 	my ($lx, $lratio) = ('-', '-');
 	if (defined $LINUX{$key}) {
 		$lx = $LINUX{$key};
-		$lratio = sprintf('%.2f', $lx / $LINUX{"$raw (KMEM=0)"});
+		$lratio = r3(ratio($lx, $LINUX{"$raw (KMEM=0)"}));
 	}
 	my $t = '';
 	if ($n eq 'fork_exit_accounted' && $b eq 'kmem') {
@@ -393,7 +449,8 @@ for my $n (@PAGES) {
 	my ($raw) = map { $_->[3] } grep { $_->[0] eq 'kmem' && $_->[1] eq $n } @ROWS;
 	my ($k, $z) = (fig('kmem', $n), fig('nokmem', $raw));
 	next unless defined $k;
-	my $l = defined $LINUX{$n} ? $LINUX{$n} / $LINUX{"$raw (KMEM=0)"} : undef;
+	my $l = defined $LINUX{$n} && $LINUX{"$raw (KMEM=0)"}
+		? $LINUX{$n} / $LINUX{"$raw (KMEM=0)"} : undef;
 	printf $dat "%s %d %s %s %s\n", $n, $k, $z // '-', r3(ratio($k, $z)),
 		defined $l ? sprintf('%.3f', $l) : '-';
 }
@@ -430,7 +487,8 @@ my $pages_title = $unit eq 'instructions'
 	? 'Page allocation, alloc+free of one block: instructions (QEMU TCG -icount shift=0, 1 CPU)'
 	: "Page allocation, alloc+free of one block: $unit (1 CPU)";
 my $linux_plot = $unit eq 'instructions'
-	? ", '' using 5 title 'Linux 6.1 (issue 20, quoted)' lc rgb '#999999'" : '';
+	? ", '' using 5 title 'Linux 6.1" . ($linux_quoted ? ' (issue 20, quoted)' : '')
+	  . "' lc rgb '#999999'" : '';
 
 open my $gp, '|-', 'gnuplot' or die "gnuplot: $!\n";
 print $gp <<"GP";
