@@ -6,6 +6,7 @@
 #include "kernel/bench/bench.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -71,24 +72,39 @@ void with_accounted_domain(void (*fn)(struct mem_cgroup *))
 		printk("# bench: cannot remove the bench domain\n");
 }
 
+/* selected - whether the benchmark is chosen by the argument of `bench`:
+ * none (all of them), its name, or a prefix followed by '*'
+ * ("charge_smp_*", as `make bench` asks for the SMP ones). */
+static bool selected(const char *name, const char *only)
+{
+	size_t n;
+
+	if (!only)
+		return true;
+	n = strlen(only);
+	if (n > 0 && only[n - 1] == '*')
+		return !strncmp(name, only, n - 1);
+	return !strcmp(name, only);
+}
+
 static int cmd_bench(int argc, char **argv)
 {
 	const char *only = argc > 1 ? argv[1] : NULL;
 	int ran = 0;
 
 	if (argc > 2)
-		return shell_error(EINVAL, "usage: bench [NAME]");
+		return shell_error(EINVAL, "usage: bench [NAME | PREFIX*]");
 	section_table_for_each(const struct bench_case, benches, c) {
-		if (!only || !strcmp(c->name, only))
+		if (selected(c->name, only))
 			ran++;
 	}
 	if (only && !ran)
 		return shell_error(ENOENT, "no benchmark named '%s'", only);
 	section_table_for_each(const struct bench_case, benches, c) {
-		if (!only || !strcmp(c->name, only))
+		if (selected(c->name, only))
 			c->fn();
 	}
 	return 0;
 }
-SHELL_COMMAND(bench, "bench [NAME]",
+SHELL_COMMAND(bench, "bench [NAME | PREFIX*]",
 	      "run benchmarks: bench NAME median_cycles=N p99_cycles=N ops=N");

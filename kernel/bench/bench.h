@@ -10,7 +10,10 @@
  *
  * where a sample is the mean cost of one operation over a round of
  * BENCH_BATCH operations, and median/p99 are taken over the rounds. Cycles
- * are meaningful under KVM or on hardware, not under software emulation.
+ * are meaningful under KVM or on hardware, not under software emulation;
+ * under QEMU's `-icount shift=0,sleep=off` the TSC advances one per guest
+ * instruction, so the same fields count instructions (`make bench` uses
+ * that yardstick without hardware virtualisation).
  *
  * The SMP charge benchmarks (kernel/bench/bench_charge.c) also print their
  * scaling curve as "# NAME cpus=K median_cycles=N" lines and, on a NUMA

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * kernel/bench/bench_fork.h - the cost of fork + exit + reap (SPEC 9 fork_exit).
+ * kernel/bench/bench_fork.h - the cost of fork + exit + reap (SPEC 9
+ * fork_exit and fork_exit_accounted).
  */
 #ifndef KERNEL_BENCH_FORK_H
 #define KERNEL_BENCH_FORK_H
@@ -17,5 +18,11 @@
  * fewer if a fork failed). From a system task (the shell).
  */
 unsigned int fork_exit_samples(uint64_t *samples);
+
+struct mem_cgroup;
+
+/* fork_exit_samples_in - the same with the forking task (so its children)
+ * in memcg, which charges their stacks if memcg is accounted. */
+unsigned int fork_exit_samples_in(struct mem_cgroup *memcg, uint64_t *samples);
 
 #endif
