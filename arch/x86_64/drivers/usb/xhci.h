@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * arch/x86_64/drivers/usb/xhci.h - the xHCI host controller driver: its
+ * registers, its state, and what its two files (xhci.c, the controller;
+ * xhci_device.c, the devices on its ports) share.
+ */
+#ifndef ARCH_X86_64_XHCI_H
+#define ARCH_X86_64_XHCI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "arch/x86_64/drivers/usb/hid_kbd.h"
+#include "arch/x86_64/drivers/usb/xhci_ring.h"
+
+/* --- registers (xHCI 1.2, chapter 5) ----------------------------------- */
+
+/* Capability registers, at the start of BAR 0. */
+#define CAP_LENGTH      0x00    /* byte: where the operational registers are */
+#define CAP_HCSPARAMS1  0x04    /* slots 7:0, interrupters 18:8, ports 31:24 */
+#define CAP_HCSPARAMS2  0x08    /* scratchpad count: 25:21 high, 31:27 low */
+#define CAP_HCCPARAMS1  0x10    /* bit 2: 64-byte contexts; 31:16 xECP */
+#define CAP_DBOFF       0x14
+#define CAP_RTSOFF      0x18
+
+/* Operational registers, at CAP_LENGTH. */
+#define OP_USBCMD       0x00
+#define OP_USBSTS       0x04
+#define OP_PAGESIZE     0x08
+#define OP_CRCR         0x18
+#define OP_DCBAAP       0x30
+#define OP_CONFIG       0x38
+#define OP_PORTSC(n)    (0x400 + 0x10 * ((n) - 1))   /* ports from 1 */
+
+#define USBCMD_RUN      (1u << 0)
+#define USBCMD_HCRST    (1u << 1)
+#define USBSTS_HCH      (1u << 0)   /* halted */
+#define USBSTS_HSE      (1u << 2)   /* host system error */
+#define USBSTS_CNR      (1u << 11)  /* controller not ready */
+
+#define PORTSC_CCS      (1u << 0)   /* a device is connected */
+#define PORTSC_PED      (1u << 1)   /* enabled (write 1: disables!) */
+#define PORTSC_PR       (1u << 4)   /* reset */
+#define PORTSC_PP       (1u << 9)   /* power */
+#define PORTSC_SPEED(v) (((v) >> 10) & 0xf)
+#define PORTSC_CSC      (1u << 17)  /* the changes: write 1 to clear */
+#define PORTSC_PEC      (1u << 18)
+#define PORTSC_WRC      (1u << 19)
+#define PORTSC_OCC      (1u << 20)
+#define PORTSC_PRC      (1u << 21)
+#define PORTSC_PLC      (1u << 22)
+#define PORTSC_CEC      (1u << 23)
+#define PORTSC_CHANGES  (PORTSC_CSC | PORTSC_PEC | PORTSC_WRC | PORTSC_OCC | \
+			 PORTSC_PRC | PORTSC_PLC | PORTSC_CEC)
+
+/* Runtime registers, at CAP_RTSOFF: interrupter 0. */
+#define RT_IMAN         0x20
+#define RT_IMOD         0x24
+#define RT_ERSTSZ       0x28
+#define RT_ERSTBA       0x30
+#define RT_ERDP         0x38
+#define ERDP_EHB        (1u << 3)   /* event handler busy: write 1 to clear */
+
+/* Extended capabilities. */
+#define XCAP_LEGACY     1           /* USB legacy support (BIOS hand-off) */
+#define LEGACY_BIOS_OWNED (1u << 16)
+#define LEGACY_OS_OWNED   (1u << 24)
+/* USBLEGCTLSTS: the SMI enables (bits 0, 4, 13-15) and, write 1 to clear,
+ * the SMI events (bits 29-31). */
+#define LEGACY_SMI_ENABLES 0x0000e011u
+#define LEGACY_SMI_EVENTS  0xe0000000u
+
+/* TRB types. */
+#define TRB_NORMAL       1
+#define TRB_SETUP        2
+#define TRB_DATA         3
+#define TRB_STATUS       4
+#define TRB_ENABLE_SLOT  9
+#define TRB_DISABLE_SLOT 10
+#define TRB_ADDRESS_DEV  11
+#define TRB_CONFIG_EP    12
+#define TRB_EVAL_CONTEXT 13
+#define TRB_NOOP_CMD     23
+#define TRB_EV_TRANSFER  32
+#define TRB_EV_COMMAND   33
+#define TRB_EV_PORT      34
+
+/* Completion codes (event status bits 31:24). */
+#define CC_SUCCESS       1
+#define CC_SHORT_PACKET  13
+
+/* --- the driver's state ------------------------------------------------- */
+
+#define XHCI_MAX_SLOTS   8     /* devices at once (the controller may have more) */
+#define XHCI_MAX_PORTS   32
+#define XHCI_EP0_TRBS    64
+#define XHCI_INTR_TRBS   64
+
+/* One USB device on a root port: its contexts, rings and buffers. The
+ * controller reads all of it by DMA, so it lives in .bss, below 4 GiB,
+ * aligned as section 6 asks (64 bytes for contexts, 16 for rings, none
+ * crossing 64 KiB: each piece is within one aligned 4 KiB page). */
+struct xhci_slot {
+	/* First page: the device context (the controller's) and the rings. */
+	uint8_t out_ctx[2048];
+	struct xhci_trb ep0_trbs[XHCI_EP0_TRBS];
+	struct xhci_trb intr_trbs[XHCI_INTR_TRBS];
+	/* Second page: the input context (tally's) and the data buffers. */
+	uint8_t in_ctx[2112] __attribute__((aligned(4096)));
+	uint8_t buf[512] __attribute__((aligned(64)));      /* descriptors */
+	uint8_t report[8] __attribute__((aligned(64)));     /* keyboard report */
+
+	/* Not read by the controller. */
+	bool used;
+	uint8_t id;                /* slot id the controller gave, 1.. */
+	uint8_t port;              /* root port, 1.. */
+	uint8_t speed;             /* PORTSC speed id */
+	struct xhci_ring ep0;
+	struct xhci_ring intr;
+	uint8_t intr_dci;          /* device context index of the interrupt IN */
+	uint16_t intr_mps;
+	bool keyboard;             /* reports flow into kbd */
+	struct hid_kbd kbd;
+} __attribute__((aligned(4096)));
+
+struct xhci {
+	bool present, running;
+	uint8_t bus, dev, fn;      /* PCI address, for messages */
+	volatile uint8_t *cap, *op, *rt;
+	volatile uint32_t *db;     /* doorbells */
+	unsigned int max_slots, max_ports, ctx_size;
+	struct xhci_ring cmd;
+	struct xhci_event_ring events;
+	/* By root port (1..max_ports): the keyboard there (NULL: none), and
+	 * when to look at the port again after a connect change (ms; 0:
+	 * no change pending). */
+	struct xhci_slot *port_slot[XHCI_MAX_PORTS + 1];
+	uint64_t port_check_at[XHCI_MAX_PORTS + 1];
+	/* The last completion seen for what a waiter waits for. */
+	uint64_t done_trb;         /* bus address of the completed TRB */
+	uint32_t done_status, done_control;
+	bool done_error;           /* a failed transfer on the endpoint waited on */
+	uint8_t wait_slot, wait_dci;  /* that endpoint (0: a command) */
+};
+
+extern struct xhci xhci;
+
+/* --- shared between xhci.c and xhci_device.c ---------------------------- */
+
+/* xhci_read32 / xhci_write32 - a 32-bit register; xhci_write64 as two
+ * halves, low first (xHCI allows 32-bit access to 64-bit registers). */
+static inline uint32_t xhci_read32(volatile uint8_t *base, uint32_t off)
+{
+	return *(volatile uint32_t *)(base + off);
+}
+
+static inline void xhci_write32(volatile uint8_t *base, uint32_t off, uint32_t v)
+{
+	*(volatile uint32_t *)(base + off) = v;
+}
+
+static inline void xhci_write64(volatile uint8_t *base, uint32_t off, uint64_t v)
+{
+	xhci_write32(base, off, (uint32_t)v);
+	xhci_write32(base, off + 4, (uint32_t)(v >> 32));
+}
+
+/* xhci_dma - the bus address of a .bss object (tally's DMA memory). */
+uint64_t xhci_dma(const void *p);
+
+/*
+ * xhci_wait_trb - process events until the one for the TRB at bus
+ * address trb arrives, or a failure on endpoint dci of slot (slot 0: a
+ * command, no such failure), or timeout_ms passes. Returns the completion
+ * code (the event is in xhci.done_*), or -1 on timeout.
+ */
+int xhci_wait_trb(uint64_t trb, unsigned int slot, unsigned int dci,
+		  unsigned int timeout_ms);
+
+/* xhci_command - put a command on the command ring, ring doorbell 0, and
+ * wait (up to 1 s) for its completion; returns the completion code, -1 on
+ * timeout. The slot id of the completion is in xhci.done_control 31:24. */
+int xhci_command(uint64_t param, uint32_t status, uint32_t control);
+
+/* xhci_set_device_context - entry slot of the device context base
+ * address array: the bus address of that slot's output context (0: none). */
+void xhci_set_device_context(unsigned int slot, uint64_t phys);
+
+/* xhci_ring_doorbell - doorbell of slot (0: the command ring) with target. */
+void xhci_ring_doorbell(unsigned int slot, unsigned int target);
+
+/* xhci_port_connected - xhci_device.c's handling of a device found on
+ * port at boot or plugged in later: reset, address, describe, configure;
+ * a boot keyboard starts sending reports. Prints one line. */
+void xhci_port_connected(unsigned int port);
+
+/* xhci_port_disconnected - the device on port went away: free its slot,
+ * if it had one. */
+void xhci_port_disconnected(unsigned int port);
+
+/* xhci_keyboards_tick - repeat held keys of every keyboard at now_ms. */
+void xhci_keyboards_tick(uint64_t now_ms);
+
+/* xhci_transfer_event - a transfer event outside any wait: a keyboard's
+ * report (fed to its hid_kbd, and the next one asked for). */
+void xhci_transfer_event(const struct xhci_trb *ev, uint64_t now_ms);
+
+/* --- the interface to the rest of the kernel ---------------------------- */
+
+/*
+ * xhci_init - find the first xHCI controller on PCI (pci_init first),
+ * take it from the firmware, reset and start it, and enumerate what is on
+ * its root ports. One line on the console for each device or for a
+ * controller that does not answer; a machine without one says so on the
+ * serial line only. Never fails the boot. Call with interrupts off,
+ * after the banner.
+ */
+void xhci_init(void);
+
+/* xhci_tick - the boot CPU's timer tick: take events (keyboard reports,
+ * ports plugged and unplugged), repeat held keys. */
+void xhci_tick(void);
+
+#endif

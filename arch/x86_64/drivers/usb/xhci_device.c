@@ -1,0 +1,391 @@
+// SPDX-License-Identifier: MIT
+/*
+ * arch/x86_64/drivers/usb/xhci_device.c - a device on an xHCI root port,
+ * from its connect to a keyboard sending reports (xHCI 1.2 section 4.3;
+ * USB 2.0 section 9.1.2):
+ *
+ *   1. reset the port (PR), which enables it and tells the speed;
+ *   2. Enable Slot: the controller gives a slot id;
+ *   3. Address Device, with an input context naming the port, the speed
+ *      and endpoint 0's transfer ring: the controller sends SET_ADDRESS;
+ *   4. GET_DESCRIPTOR(device), first 8 bytes for endpoint 0's packet size
+ *      (Evaluate Context if it is not the one guessed), then all 18;
+ *   5. GET_DESCRIPTOR(configuration): the interfaces and endpoints. A
+ *      keyboard in the boot protocol is an interface of class 3 (HID),
+ *      subclass 1 (boot), protocol 1 (keyboard), with an interrupt IN
+ *      endpoint;
+ *   6. Configure Endpoint (that endpoint's context and transfer ring),
+ *      then SET_CONFIGURATION, SET_PROTOCOL(boot), SET_IDLE(0: report on
+ *      change only);
+ *   7. one Normal TRB of 8 bytes on the interrupt ring: the controller
+ *      polls the keyboard at its interval and completes the TRB with a
+ *      report; xhci_transfer_event hands it to hid_kbd.c and queues the
+ *      next.
+ *
+ * Anything else - a hub, a mouse, a disk - is named on the console and its
+ * slot given back. Hubs are not supported: a keyboard behind one is not
+ * seen. A device that fails a step is reported with the step and left.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "arch/x86_64/apic/lapic.h"
+#include "arch/x86_64/drivers/usb/usb.h"
+#include "arch/x86_64/drivers/usb/xhci.h"
+#include "kernel/platform.h"
+#include "kernel/printk/console.h"
+
+static struct xhci_slot slots[XHCI_MAX_SLOTS];
+
+/* Input context index: 0 input control, 1 slot, 1 + dci an endpoint;
+ * the output (device) context has no input control context. */
+static uint32_t *in_ctx(struct xhci_slot *s, unsigned int index)
+{
+	return (uint32_t *)(s->in_ctx + index * xhci.ctx_size);
+}
+
+static struct xhci_slot *slot_by_id(unsigned int id)
+{
+	if (id == 0 || id > XHCI_MAX_SLOTS || !slots[id - 1].used)
+		return NULL;
+	return &slots[id - 1];
+}
+
+/* control - a control transfer on endpoint 0: setup, data (len bytes
+ * into or out of s->buf), status. Returns the completion code, -1 on
+ * timeout. */
+static int control(struct xhci_slot *s, uint8_t type, uint8_t request,
+		   uint16_t value, uint16_t index, uint16_t len)
+{
+	bool in = type & USB_DIR_IN;
+	uint64_t setup = type | (uint64_t)request << 8 | (uint64_t)value << 16 |
+			 (uint64_t)index << 32 | (uint64_t)len << 48;
+	uint32_t trt = len ? (in ? 3 : 2) : 0;   /* transfer type: IN, OUT, none */
+
+	if (len > sizeof(s->buf))
+		panic("xhci control: %u bytes for a %zu-byte buffer", len,
+		      sizeof(s->buf));
+	xhci_ring_push(&s->ep0, setup, 8,
+		       TRB_TYPE(TRB_SETUP) | TRB_IDT | trt << 16);
+	if (len)
+		xhci_ring_push(&s->ep0, xhci_dma(s->buf), len,
+			       TRB_TYPE(TRB_DATA) | (in ? 1u << 16 : 0));
+	/* The status stage goes the other way from the data (IN if none). */
+	uint32_t dir = (len && in) ? 0 : 1u << 16;
+	uint64_t st = xhci_ring_push(&s->ep0, 0, 0,
+				     TRB_TYPE(TRB_STATUS) | TRB_IOC | dir);
+	xhci_ring_doorbell(s->id, 1);
+	return xhci_wait_trb(st, s->id, 1, 1000);
+}
+
+static int get_descriptor(struct xhci_slot *s, uint8_t dtype, uint16_t len)
+{
+	return control(s, USB_DIR_IN, USB_REQ_GET_DESCRIPTOR,
+		       (uint16_t)(dtype << 8), 0, len);
+}
+
+/* port_reset - reset the port and wait for it to be enabled; false if it
+ * is not within half a second. */
+static bool port_reset(unsigned int port)
+{
+	uint32_t keep = ~(PORTSC_PED | PORTSC_PR | PORTSC_CHANGES | (1u << 16) |
+			  (1u << 31));
+	uint32_t sc = xhci_read32(xhci.op, OP_PORTSC(port));
+
+	xhci_write32(xhci.op, OP_PORTSC(port), (sc & keep) | PORTSC_PR);
+	for (int i = 0; i < 5000; i++) {
+		sc = xhci_read32(xhci.op, OP_PORTSC(port));
+		if ((sc & PORTSC_PRC) && !(sc & PORTSC_PR))
+			break;
+		udelay(100);
+	}
+	xhci_write32(xhci.op, OP_PORTSC(port), (sc & keep) | PORTSC_PRC);
+	if (!(sc & PORTSC_PED))
+		return false;
+	udelay(10000);  /* reset recovery (USB 2.0 7.1.7.5: 10 ms) */
+	return true;
+}
+
+static uint16_t ep0_packet_size(unsigned int speed)
+{
+	switch (speed) {
+	case USB_SPEED_LOW:
+	case USB_SPEED_FULL:
+		return 8;
+	case USB_SPEED_HIGH:
+		return 64;
+	default:
+		return 512;
+	}
+}
+
+/* address_device - steps 2 and 3; NULL or what failed. */
+static const char *address_device(struct xhci_slot *s)
+{
+	memset(s->in_ctx, 0, sizeof(s->in_ctx));
+	memset(s->out_ctx, 0, sizeof(s->out_ctx));
+	uint64_t deq = xhci_ring_init(&s->ep0, s->ep0_trbs, xhci_dma(s->ep0_trbs),
+				      XHCI_EP0_TRBS);
+	xhci_set_device_context(s->id, xhci_dma(s->out_ctx));
+
+	in_ctx(s, 0)[1] = 0x3;                          /* add: slot, ep 0 */
+	in_ctx(s, 1)[0] = (uint32_t)s->speed << 20 | 1u << 27;  /* 1 entry */
+	in_ctx(s, 1)[1] = (uint32_t)s->port << 16;      /* root hub port */
+	uint32_t *ep0 = in_ctx(s, 2);
+	ep0[1] = 3u << 1 | 4u << 3 | (uint32_t)ep0_packet_size(s->speed) << 16;
+	ep0[2] = (uint32_t)deq;                         /* CErr 3, control */
+	ep0[3] = (uint32_t)(deq >> 32);
+	ep0[4] = 8;                                     /* average TRB length */
+	if (xhci_command(xhci_dma(s->in_ctx), 0,
+			 TRB_TYPE(TRB_ADDRESS_DEV) | (uint32_t)s->id << 24) != CC_SUCCESS)
+		return "Address Device";
+	udelay(2000);   /* SET_ADDRESS recovery (USB 2.0 9.2.6.3: 2 ms) */
+	return NULL;
+}
+
+/* fix_ep0_packet_size - a full-speed device's endpoint 0 takes 8, 16, 32
+ * or 64 bytes; the guess was 8. */
+static const char *fix_ep0_packet_size(struct xhci_slot *s, uint8_t mps)
+{
+	if (s->speed != USB_SPEED_FULL || mps == 8 || mps == 0)
+		return NULL;
+	memset(s->in_ctx, 0, sizeof(s->in_ctx));
+	in_ctx(s, 0)[1] = 0x2;                          /* add: ep 0 */
+	uint32_t *ep0 = in_ctx(s, 2);
+	ep0[1] = 3u << 1 | 4u << 3 | (uint32_t)mps << 16;
+	if (xhci_command(xhci_dma(s->in_ctx), 0,
+			 TRB_TYPE(TRB_EVAL_CONTEXT) | (uint32_t)s->id << 24) != CC_SUCCESS)
+		return "Evaluate Context";
+	return NULL;
+}
+
+struct boot_keyboard {
+	uint8_t config;            /* bConfigurationValue */
+	uint8_t iface;             /* bInterfaceNumber */
+	uint8_t ep;                /* endpoint address */
+	uint16_t mps;
+	uint8_t interval;          /* bInterval */
+	bool found, hub;
+};
+
+/* parse_config - look through a configuration descriptor (len bytes) for
+ * a boot keyboard interface and its interrupt IN endpoint. */
+static struct boot_keyboard parse_config(const uint8_t *d, unsigned int len)
+{
+	struct boot_keyboard kb = {0};
+	bool in_kbd_iface = false;
+
+	if (len >= 6)
+		kb.config = d[5];
+	for (unsigned int off = 0; off + 2 <= len && d[off] >= 2; off += d[off]) {
+		const uint8_t *p = d + off;
+		if (off + p[0] > len)
+			break;
+		if (p[1] == USB_DT_INTERFACE && p[0] >= 9) {
+			in_kbd_iface = !kb.found && p[5] == USB_CLASS_HID &&
+				       p[6] == HID_SUBCLASS_BOOT &&
+				       p[7] == HID_PROTOCOL_KEYBOARD;
+			if (in_kbd_iface)
+				kb.iface = p[2];
+			if (p[5] == USB_CLASS_HUB)
+				kb.hub = true;
+		} else if (p[1] == USB_DT_ENDPOINT && p[0] >= 7 && in_kbd_iface &&
+			   (p[2] & USB_ENDPOINT_IN) &&
+			   (p[3] & 3) == USB_ENDPOINT_INTERRUPT) {
+			kb.ep = p[2];
+			kb.mps = (uint16_t)(p[4] | p[5] << 8);
+			kb.interval = p[6];
+			kb.found = true;
+			in_kbd_iface = false;
+		}
+	}
+	return kb;
+}
+
+/* xhci_interval - the endpoint context's Interval (period 2^n x 125 us)
+ * from bInterval: milliseconds at low and full speed, 2^(b-1) x 125 us
+ * above. */
+static uint32_t xhci_interval(unsigned int speed, uint8_t b)
+{
+	if (speed == USB_SPEED_LOW || speed == USB_SPEED_FULL) {
+		uint32_t n = 3;                 /* 1 ms */
+		while (n < 10 && (1u << (n + 1)) <= (uint32_t)b * 8)
+			n++;
+		return n;
+	}
+	return b ? (b > 16 ? 15 : b - 1u) : 0;
+}
+
+static void queue_report(struct xhci_slot *s)
+{
+	xhci_ring_push(&s->intr, xhci_dma(s->report), sizeof(s->report),
+		       TRB_TYPE(TRB_NORMAL) | TRB_IOC | TRB_ISP);
+	xhci_ring_doorbell(s->id, s->intr_dci);
+}
+
+/* start_keyboard - step 6 and 7; NULL or what failed. */
+static const char *start_keyboard(struct xhci_slot *s,
+				  const struct boot_keyboard *kb)
+{
+	unsigned int dci = (kb->ep & 0xf) * 2 + 1;      /* IN endpoints: odd */
+	uint16_t mps = kb->mps & 0x7ff;
+	uint32_t burst = (s->speed == USB_SPEED_HIGH) ? (kb->mps >> 11) & 3 : 0;
+
+	uint64_t deq = xhci_ring_init(&s->intr, s->intr_trbs,
+				      xhci_dma(s->intr_trbs), XHCI_INTR_TRBS);
+	memset(s->in_ctx, 0, sizeof(s->in_ctx));
+	in_ctx(s, 0)[1] = 1u | 1u << dci;               /* add: slot, the ep */
+	in_ctx(s, 1)[0] = (uint32_t)s->speed << 20 | (uint32_t)dci << 27;
+	in_ctx(s, 1)[1] = (uint32_t)s->port << 16;
+	uint32_t *ep = in_ctx(s, 1 + dci);
+	ep[0] = xhci_interval(s->speed, kb->interval) << 16;
+	ep[1] = 3u << 1 | 7u << 3 | burst << 8 | (uint32_t)mps << 16;  /* int IN */
+	ep[2] = (uint32_t)deq;
+	ep[3] = (uint32_t)(deq >> 32);
+	ep[4] = 8 | (uint32_t)(mps * (burst + 1)) << 16;  /* max ESIT payload */
+	if (xhci_command(xhci_dma(s->in_ctx), 0,
+			 TRB_TYPE(TRB_CONFIG_EP) | (uint32_t)s->id << 24) != CC_SUCCESS)
+		return "Configure Endpoint";
+	if (control(s, 0, USB_REQ_SET_CONFIGURATION, kb->config, 0, 0) != CC_SUCCESS)
+		return "SET_CONFIGURATION";
+	if (control(s, USB_TYPE_CLASS | USB_RECIP_INTERFACE, HID_REQ_SET_PROTOCOL,
+		    HID_PROTOCOL_BOOT, kb->iface, 0) != CC_SUCCESS)
+		return "SET_PROTOCOL";
+	/* SET_IDLE is optional for a keyboard to honour; a stall is fine,
+	 * and endpoint 0 is not used after it. */
+	control(s, USB_TYPE_CLASS | USB_RECIP_INTERFACE, HID_REQ_SET_IDLE, 0,
+		kb->iface, 0);
+
+	s->intr_dci = (uint8_t)dci;
+	s->intr_mps = mps;
+	hid_kbd_init(&s->kbd, console_input);
+	s->keyboard = true;
+	queue_report(s);
+	return NULL;
+}
+
+static void free_slot(struct xhci_slot *s)
+{
+	xhci_command(0, 0, TRB_TYPE(TRB_DISABLE_SLOT) | (uint32_t)s->id << 24);
+	xhci_set_device_context(s->id, 0);
+	if (xhci.port_slot[s->port] == s)
+		xhci.port_slot[s->port] = NULL;
+	s->used = false;
+	s->keyboard = false;
+}
+
+void xhci_port_connected(unsigned int port)
+{
+	const char *err = NULL;
+	char what[64] = "";
+
+	if (!port_reset(port)) {
+		printk("usb: port %u: the device did not come out of reset\n", port);
+		return;
+	}
+	if (xhci_command(0, 0, TRB_TYPE(TRB_ENABLE_SLOT)) != CC_SUCCESS) {
+		printk("usb: port %u: no free device slot\n", port);
+		return;
+	}
+	struct xhci_slot *s = NULL;
+	unsigned int id = xhci.done_control >> 24;
+	if (id >= 1 && id <= XHCI_MAX_SLOTS && !slots[id - 1].used)
+		s = &slots[id - 1];
+	if (!s) {
+		printk("usb: port %u: the controller gave slot %u, which tally "
+		       "cannot use\n", port, id);
+		xhci_command(0, 0, TRB_TYPE(TRB_DISABLE_SLOT) | id << 24);
+		return;
+	}
+	s->used = true;
+	s->id = (uint8_t)id;
+	s->port = (uint8_t)port;
+	s->speed = PORTSC_SPEED(xhci_read32(xhci.op, OP_PORTSC(port)));
+	s->keyboard = false;
+
+	if ((err = address_device(s)))
+		goto fail;
+	err = "GET_DESCRIPTOR(device)";
+	if (get_descriptor(s, USB_DT_DEVICE, 8) != CC_SUCCESS)
+		goto fail;
+	if ((err = fix_ep0_packet_size(s, s->buf[7])))
+		goto fail;
+	err = "GET_DESCRIPTOR(device)";
+	if (get_descriptor(s, USB_DT_DEVICE, 18) != CC_SUCCESS)
+		goto fail;
+	uint16_t vendor = (uint16_t)(s->buf[8] | s->buf[9] << 8);
+	uint16_t product = (uint16_t)(s->buf[10] | s->buf[11] << 8);
+	uint8_t dev_class = s->buf[4];
+	snprintf(what, sizeof(what), "%04x:%04x", vendor, product);
+
+	err = "GET_DESCRIPTOR(configuration)";
+	if (get_descriptor(s, USB_DT_CONFIG, 9) != CC_SUCCESS)
+		goto fail;
+	unsigned int total = s->buf[2] | s->buf[3] << 8;
+	if (total > sizeof(s->buf))
+		total = sizeof(s->buf);
+	if (get_descriptor(s, USB_DT_CONFIG, (uint16_t)total) != CC_SUCCESS)
+		goto fail;
+	struct boot_keyboard kb = parse_config(s->buf, total);
+
+	if (dev_class == USB_CLASS_HUB || kb.hub) {
+		printk("usb: port %u: hub %s: hubs are not supported, devices "
+		       "behind it are not seen\n", port, what);
+		free_slot(s);
+		return;
+	}
+	if (!kb.found) {
+		printk("usb: port %u: device %s is not a boot keyboard: ignored\n",
+		       port, what);
+		free_slot(s);
+		return;
+	}
+	if ((err = start_keyboard(s, &kb)))
+		goto fail;
+	xhci.port_slot[port] = s;
+	printk("usb: port %u: keyboard %s\n", port, what);
+	return;
+fail:
+	printk("usb: port %u: device %s failed at %s: ignored\n", port,
+	       what[0] ? what : "?", err);
+	free_slot(s);
+}
+
+void xhci_port_disconnected(unsigned int port)
+{
+	struct xhci_slot *s = xhci.port_slot[port];
+
+	if (!s)
+		return;
+	printk("usb: port %u: keyboard unplugged\n", port);
+	free_slot(s);
+}
+
+void xhci_transfer_event(const struct xhci_trb *ev, uint64_t now_ms)
+{
+	struct xhci_slot *s = slot_by_id(ev->control >> 24);
+	unsigned int dci = (ev->control >> 16) & 0x1f;
+	unsigned int cc = ev->status >> 24;
+
+	if (!s || !s->keyboard || dci != s->intr_dci)
+		return;
+	if (cc != CC_SUCCESS && cc != CC_SHORT_PACKET) {
+		/* The endpoint is halted; a replug starts it again. */
+		printk("usb: port %u: keyboard stopped (completion code %u)\n",
+		       s->port, cc);
+		s->keyboard = false;
+		return;
+	}
+	unsigned int got = sizeof(s->report) - (ev->status & 0xffffff);
+	uint8_t report[8] = {0};
+	memcpy(report, s->report, got <= sizeof(report) ? got : sizeof(report));
+	queue_report(s);
+	hid_kbd_report(&s->kbd, report, now_ms);
+}
+
+void xhci_keyboards_tick(uint64_t now_ms)
+{
+	for (unsigned int i = 0; i < XHCI_MAX_SLOTS; i++)
+		if (slots[i].used && slots[i].keyboard)
+			hid_kbd_tick(&slots[i].kbd, now_ms);
+}
