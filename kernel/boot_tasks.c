@@ -7,6 +7,7 @@
 #include "kernel/boot_tasks.h"
 
 #include "arch/x86_64/drivers/pci/pci.h"
+#include "arch/x86_64/drivers/usb/xhci.h"
 #include "arch/x86_64/smp.h"
 #include "kernel/cgroup/cgroupfs.h"
 #include "kernel/fs/ctlfs.h"
@@ -55,6 +56,7 @@ _Noreturn void start_kernel_services(void)
 		panic("tmpfs: cannot create /tmp");
 	static_key_proc_init();
 	pci_proc_init();
+	xhci_proc_init();
 	debug_free_proc_init();
 	fail_page_proc_init();
 	watermark_init();

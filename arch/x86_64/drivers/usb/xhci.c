@@ -31,6 +31,7 @@
  */
 #include "arch/x86_64/drivers/usb/xhci.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "arch/x86_64/apic/lapic.h"
@@ -47,7 +48,7 @@
 #define MAX_SCRATCHPADS 256
 #define PORT_DEBOUNCE_MS 100   /* USB 2.0 7.1.7.3: wait after a connect */
 
-struct xhci xhci;
+struct xhci xhci = {.info_lock = SPINLOCK_INIT};
 
 static uint64_t dcbaa[256] __attribute__((aligned(4096)));
 static uint64_t scratchpad_array[MAX_SCRATCHPADS] __attribute__((aligned(4096)));
@@ -340,6 +341,7 @@ void xhci_init(void)
 {
 	const struct pci_dev *d = find_controller();
 	if (!d) {
+		snprintf(xhci.status, sizeof(xhci.status), "no xHCI controller");
 		/* The screen stays as it was on a machine without one; the
 		 * serial line, a log, says it once. */
 		for (const char *s = "usb: no xHCI controller: no USB keyboard\n"; *s; s++) {
@@ -356,8 +358,10 @@ void xhci_init(void)
 	uint64_t size;
 	uint64_t bar = pci_bar_mem(d, 0, &size);
 	if (!bar || size < 0x1000) {
-		printk("xhci %02x:%02x.%x: BAR 0 is not assigned: ignored\n",
-		       d->bus, d->dev, d->fn);
+		snprintf(xhci.status, sizeof(xhci.status),
+			 "xhci %02x:%02x.%x: BAR 0 is not assigned: ignored",
+			 d->bus, d->dev, d->fn);
+		printk("%s\n", xhci.status);
 		return;
 	}
 	uint32_t cmd = pci_read32(d, PCI_COMMAND) & 0xffff;
@@ -373,11 +377,16 @@ void xhci_init(void)
 	bios_handoff();
 	const char *err = start();
 	if (err) {
-		printk("xhci %02x:%02x.%x: %s: ignored (no USB keyboard)\n",
-		       d->bus, d->dev, d->fn, err);
+		snprintf(xhci.status, sizeof(xhci.status),
+			 "xhci %02x:%02x.%x: %s: ignored", d->bus, d->dev, d->fn,
+			 err);
+		printk("%s (no USB keyboard)\n", xhci.status);
 		xhci_write32(xhci.op, OP_USBCMD, 0);
 		return;
 	}
+	snprintf(xhci.status, sizeof(xhci.status),
+		 "xhci %02x:%02x.%x: %u ports, %u slots", d->bus, d->dev, d->fn,
+		 xhci.max_ports, xhci.max_slots);
 	xhci.present = true;
 	power_ports();
 	scan_ports();

@@ -8,10 +8,12 @@
 #define ARCH_X86_64_XHCI_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "arch/x86_64/drivers/usb/hid_kbd.h"
 #include "arch/x86_64/drivers/usb/xhci_ring.h"
+#include "kernel/locking/spinlock.h"
 
 /* --- registers (xHCI 1.2, chapter 5) ----------------------------------- */
 
@@ -135,6 +137,9 @@ struct xhci {
 	 * when to look at the port again after a connect change (ms; 0:
 	 * no change pending). */
 	struct xhci_slot *port_slot[XHCI_MAX_PORTS + 1];
+	char port_info[XHCI_MAX_PORTS + 1][80];   /* for /proc/usb; "" if none */
+	spinlock_t info_lock;      /* port_info: written by the tick, read by cat */
+	char status[80];           /* the controller, for /proc/usb */
 	uint64_t port_check_at[XHCI_MAX_PORTS + 1];
 	/* The last completion seen for what a waiter waits for. */
 	uint64_t done_trb;         /* bus address of the completed TRB */
@@ -191,7 +196,9 @@ void xhci_ring_doorbell(unsigned int slot, unsigned int target);
 
 /* xhci_port_connected - xhci_device.c's handling of a device found on
  * port at boot or plugged in later: reset, address, describe, configure;
- * a boot keyboard starts sending reports. Prints one line. */
+ * a boot keyboard starts sending reports. What became of it is one line
+ * of /proc/usb, also printed if the kernel is still booting (later, a
+ * line would land in the middle of what is being typed at the prompt). */
 void xhci_port_connected(unsigned int port);
 
 /* xhci_port_disconnected - the device on port went away: free its slot,
@@ -216,6 +223,13 @@ void xhci_transfer_event(const struct xhci_trb *ev, uint64_t now_ms);
  * after the banner.
  */
 void xhci_init(void);
+
+/* xhci_show - the /proc/usb text: the controller, then a line per root
+ * port with a device on it ("port 5: keyboard 0627:0001"). */
+size_t xhci_show(char *buf, size_t size);
+
+/* xhci_proc_init - add /proc/usb (/proc must exist). */
+void xhci_proc_init(void);
 
 /* xhci_tick - the boot CPU's timer tick: take events (keyboard reports,
  * ports plugged and unplugged), repeat held keys. */

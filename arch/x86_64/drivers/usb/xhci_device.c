@@ -26,6 +26,7 @@
  * slot given back. Hubs are not supported: a keyboard behind one is not
  * seen. A device that fails a step is reported with the step and left.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -42,6 +43,25 @@ static struct xhci_slot slots[XHCI_MAX_SLOTS];
 static uint32_t *in_ctx(struct xhci_slot *s, unsigned int index)
 {
 	return (uint32_t *)(s->in_ctx + index * xhci.ctx_size);
+}
+
+/* port_note - what became of the device on port: its /proc/usb line, and
+ * a console line while booting. */
+__attribute__((format(printf, 2, 3)))
+static void port_note(unsigned int port, const char *fmt, ...)
+{
+	char info[sizeof(xhci.port_info[0])];
+	va_list ap;
+
+	va_start(ap, fmt);
+	int n = snprintf(info, sizeof(info), "port %u: ", port);
+	vsnprintf(info + n, sizeof(info) - (size_t)n, fmt, ap);
+	va_end(ap);
+	unsigned long flags = spin_lock_irqsave(&xhci.info_lock);
+	memcpy(xhci.port_info[port], info, sizeof(info));
+	spin_unlock_irqrestore(&xhci.info_lock, flags);
+	if (!xhci.running)
+		printk("usb: %s\n", info);
 }
 
 static struct xhci_slot *slot_by_id(unsigned int id)
@@ -280,11 +300,11 @@ void xhci_port_connected(unsigned int port)
 	char what[64] = "";
 
 	if (!port_reset(port)) {
-		printk("usb: port %u: the device did not come out of reset\n", port);
+		port_note(port, "the device did not come out of reset");
 		return;
 	}
 	if (xhci_command(0, 0, TRB_TYPE(TRB_ENABLE_SLOT)) != CC_SUCCESS) {
-		printk("usb: port %u: no free device slot\n", port);
+		port_note(port, "no free device slot");
 		return;
 	}
 	struct xhci_slot *s = NULL;
@@ -292,8 +312,8 @@ void xhci_port_connected(unsigned int port)
 	if (id >= 1 && id <= XHCI_MAX_SLOTS && !slots[id - 1].used)
 		s = &slots[id - 1];
 	if (!s) {
-		printk("usb: port %u: the controller gave slot %u, which tally "
-		       "cannot use\n", port, id);
+		port_note(port, "the controller gave slot %u, which tally "
+			  "cannot use", id);
 		xhci_command(0, 0, TRB_TYPE(TRB_DISABLE_SLOT) | id << 24);
 		return;
 	}
@@ -329,25 +349,25 @@ void xhci_port_connected(unsigned int port)
 	struct boot_keyboard kb = parse_config(s->buf, total);
 
 	if (dev_class == USB_CLASS_HUB || kb.hub) {
-		printk("usb: port %u: hub %s: hubs are not supported, devices "
-		       "behind it are not seen\n", port, what);
+		port_note(port, "hub %s: hubs are not supported, devices "
+			  "behind it are not seen", what);
 		free_slot(s);
 		return;
 	}
 	if (!kb.found) {
-		printk("usb: port %u: device %s is not a boot keyboard: ignored\n",
-		       port, what);
+		port_note(port, "device %s is not a boot keyboard: ignored",
+			  what);
 		free_slot(s);
 		return;
 	}
 	if ((err = start_keyboard(s, &kb)))
 		goto fail;
 	xhci.port_slot[port] = s;
-	printk("usb: port %u: keyboard %s\n", port, what);
+	port_note(port, "keyboard %s", what);
 	return;
 fail:
-	printk("usb: port %u: device %s failed at %s: ignored\n", port,
-	       what[0] ? what : "?", err);
+	port_note(port, "device %s failed at %s: ignored", what[0] ? what : "?",
+		  err);
 	free_slot(s);
 }
 
@@ -355,10 +375,11 @@ void xhci_port_disconnected(unsigned int port)
 {
 	struct xhci_slot *s = xhci.port_slot[port];
 
-	if (!s)
-		return;
-	printk("usb: port %u: keyboard unplugged\n", port);
-	free_slot(s);
+	unsigned long flags = spin_lock_irqsave(&xhci.info_lock);
+	xhci.port_info[port][0] = 0;
+	spin_unlock_irqrestore(&xhci.info_lock, flags);
+	if (s)
+		free_slot(s);
 }
 
 void xhci_transfer_event(const struct xhci_trb *ev, uint64_t now_ms)
@@ -371,8 +392,7 @@ void xhci_transfer_event(const struct xhci_trb *ev, uint64_t now_ms)
 		return;
 	if (cc != CC_SUCCESS && cc != CC_SHORT_PACKET) {
 		/* The endpoint is halted; a replug starts it again. */
-		printk("usb: port %u: keyboard stopped (completion code %u)\n",
-		       s->port, cc);
+		port_note(s->port, "keyboard stopped (completion code %u)", cc);
 		s->keyboard = false;
 		return;
 	}
