@@ -1,0 +1,141 @@
+#!/usr/bin/perl
+# SPDX-License-Identifier: MIT
+# tests/qemu/usbkbd.t - a machine whose only keyboard is a USB one (issue
+# 23): QEMU's q35 with its PS/2 controller off (i8042=off), an xHCI
+# controller (qemu-xhci) and a USB keyboard (usb-kbd), booting the ISO
+# with no serial port - what a person with a recent PC sees.
+#
+# 1. OVMF (UEFI): the banner and the keyboard's line are on the screen
+#    (read back from screendumps, tests/qemu/lib/TallyScreen.pm); keys
+#    typed with the monitor's sendkey reach the shell through the USB
+#    keyboard: pwd runs, Shift makes capitals, /proc/usb and /proc/pci
+#    show the keyboard and the controller. The keyboard is unplugged and
+#    another plugged in (device_del, device_add): the new one types.
+#    poweroff, typed, ends QEMU (ACPI S5: status 0).
+# 2. SeaBIOS (BIOS): the same machine, the VGA text screen: banner,
+#    keyboard, a command's output.
+# 3. A USB hub with the keyboard behind it (-kernel, serial console):
+#    hubs are not supported, and tally says so at boot and in /proc/usb;
+#    it boots on and the serial console works.
+use strict;
+use warnings;
+use FindBin;
+use lib "$FindBin::Bin/lib";
+use Test::More;
+use Time::HiRes qw(sleep);
+use Tally;
+use TallyScreen;
+
+diag('accelerator: ' . Tally::accel_name() . ', timeouts x' . Tally::scale());
+
+ok(TallyScreen::load_font(), "the kernel's font is read from the build's fb_font.c")
+	or BAIL_OUT('fb_font.c is missing or unreadable: run make');
+my $iso = TallyScreen::shell_iso();
+ok($iso, 'a copy of the ISO booting "tally: shell" is made')
+	or BAIL_OUT('grub-mkrescue failed');
+
+my @USB = ('-machine', 'q35,i8042=off', '-device', 'qemu-xhci,id=xhci',
+	'-device', 'usb-kbd,id=kbd1,bus=xhci.0');
+my $KBD = qr/keyboard 0627:0001/;   # QEMU's usb-kbd: vendor:product
+
+# typed(m, keys, screen regex) - type keys, wait for the screen to match.
+sub typed {
+	my ($m, $keys, $re) = @_;
+	$m->type($keys) or return;
+	return $m->wait_screen($re, 30);
+}
+
+# booted(m) - the first screen with a prompt: banner, the keyboard found.
+sub booted {
+	my ($m) = @_;
+	my $scr = $m->wait_screen(qr/^tally:\/#$/m, 120);
+	ok(defined $scr, 'the prompt appears on the screen')
+		or return $m->diag_state('no prompt on the screen');
+	my @l = split /\n/, $scr;
+	like($l[0] // '', qr/\A$Tally::BANNER_RE\z/, 'the first line on the screen is the banner');
+	like($scr, qr/^usb: port \d+: $KBD$/m, 'the USB keyboard is found at boot (on the screen)');
+	unlike($scr, qr/\x7f/, 'every character cell reads');
+	return $scr;
+}
+
+sub commands {
+	my ($m) = @_;
+	ok(defined typed($m, "pwd\n", qr/^tally:\/# pwd\n\/\ntally:\/#$/m),
+		'pwd typed on the USB keyboard runs: its echo, "/", a new prompt')
+		or return $m->diag_state('pwd typed');
+	ok(defined typed($m, "PWD\n", qr/^tally:\/# PWD\nerror: ENOENT: [^\n]*\ntally:\/#$/m),
+		'Shift makes capitals ("PWD" is an unknown command)')
+		or $m->diag_state('PWD typed');
+	my $scr = typed($m, "cat /proc/usb\n",
+		qr/^tally:\/# cat \/proc\/usb\nxhci [0-9a-f:.]+: \d+ ports, \d+ slots\nport \d+: $KBD\ntally:\/#$/m);
+	ok(defined $scr, 'cat /proc/usb: the controller and the keyboard on its port')
+		or $m->diag_state('cat /proc/usb typed');
+	$scr = typed($m, "cat /proc/pci\n", qr/^tally:\/# cat \/proc\/pci\n(?:[^\n]*\n)*?tally:\/#$/m);
+	like($scr // '', qr/^[0-9a-f]{2}:[0-9a-f]{2}\.[0-7] 1b36:000d 0c0330$/m,
+		'cat /proc/pci: the xHCI controller, class 0c0330')
+		or $m->diag_state('cat /proc/pci typed');
+}
+
+subtest 'OVMF: screen, USB keyboard, hot-plug' => sub {
+	my @fw = TallyScreen::ovmf_args();
+	ok(@fw, 'OVMF firmware is installed') or return;
+	my $m = TallyScreen::machine_start(name => 'usb-ovmf',
+		args => [@fw, @USB, '-serial', 'none', '-cdrom', $iso]);
+	booted($m) or return $m->kill;
+	commands($m);
+
+	# Unplug the keyboard and plug in another: the new one types.
+	ok(defined $m->hmp('device_del kbd1'), 'device_del kbd1');
+	sleep 1;
+	ok(defined $m->hmp('device_add usb-kbd,id=kbd2,bus=xhci.0'), 'device_add usb-kbd');
+	# Enter until a new prompt shows that a key got through (keys typed
+	# before the new keyboard is set up are lost, as on a real machine).
+	my $before = () = ($m->screen // '') =~ /^tally:\/#/mg;
+	my $through;
+	for (1 .. 20) {
+		$m->type("\n");
+		my $now = () = ($m->screen // '') =~ /^tally:\/#/mg;
+		if ($now > $before) { $through = 1; last }
+		sleep 1;
+	}
+	ok($through, 'after the replug, Enter on the new keyboard reaches the shell')
+		or $m->diag_state('after device_add');
+	ok(defined typed($m, "cat /proc/usb\n",
+		qr/^tally:\/# cat \/proc\/usb\nxhci [^\n]*\nport \d+: $KBD\ntally:\/#$/m),
+		'cat /proc/usb: one keyboard, the new one')
+		or $m->diag_state('cat /proc/usb after replug');
+
+	$m->type("poweroff\n");
+	is($m->wait_exit(60), 0, 'poweroff typed on the USB keyboard: QEMU exits (ACPI S5)')
+		or $m->diag_state('poweroff typed');
+	$m->kill;
+};
+
+subtest 'SeaBIOS: VGA text screen, USB keyboard' => sub {
+	my $m = TallyScreen::machine_start(name => 'usb-seabios', vga_text => 1,
+		args => [@USB, '-serial', 'none', '-cdrom', $iso]);
+	booted($m) or return $m->kill;
+	commands($m);
+	$m->type("poweroff\n");
+	is($m->wait_exit(60), 0, 'poweroff typed on the USB keyboard: QEMU exits (ACPI S5)')
+		or $m->diag_state('poweroff typed');
+	$m->kill;
+};
+
+subtest 'a keyboard behind a USB hub: not supported, said so, boots on' => sub {
+	my $t = Tally->boot(name => 'usb-hub', timeout => 240, qemu_args => [
+		'-machine', 'q35,i8042=off', '-device', 'qemu-xhci,id=xhci',
+		'-device', 'usb-hub,id=hub,bus=xhci.0,port=1',
+		'-device', 'usb-kbd,bus=xhci.0,port=1.1']);
+	ok(defined $t->wait_for(qr/^usb: port \d+: hub [0-9a-f]{4}:[0-9a-f]{4}: hubs are not supported[^\n]*\n/m, 120),
+		'at boot: the hub is named, and hubs are said to be unsupported')
+		or return $t->stop;
+	is($t->prompt(60), '/', 'the prompt is reached on the serial console');
+	my @usb = $t->cmd('cat /proc/usb', 30);
+	ok((grep { /^port \d+: hub .*not supported/ } @usb), '/proc/usb says the same');
+	ok(!(grep { /keyboard/ } @usb), 'no keyboard is listed (it is behind the hub)');
+	is($t->poweroff(30), 1, 'poweroff: QEMU exits with status 1');
+	$t->stop;
+};
+
+done_testing();
