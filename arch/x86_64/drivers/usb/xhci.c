@@ -411,5 +411,5 @@ void xhci_tick(void)
 		if (xhci_read32(xhci.op, OP_PORTSC(port)) & PORTSC_CCS)
 			xhci_port_connected(port);
 	}
-	xhci_keyboards_tick(now);
+	xhci_devices_tick(now);
 }

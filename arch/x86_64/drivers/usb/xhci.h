@@ -98,10 +98,24 @@
 #define XHCI_EP0_TRBS    64
 #define XHCI_INTR_TRBS   64
 
-/* One USB device on a root port: its contexts, rings and buffers. The
- * controller reads all of it by DMA, so it lives in .bss, below 4 GiB,
- * aligned as section 6 asks (64 bytes for contexts, 16 for rings, none
- * crossing 64 KiB: each piece is within one aligned 4 KiB page). */
+/* Where a device is: its root port, and the route through hubs below it
+ * (xHCI route string: 4 bits per hub tier, the hub port, tier 1 lowest).
+ * A low- or full-speed device behind a high-speed hub talks through that
+ * hub's transaction translator (tt_slot, tt_port). where is for people:
+ * "5" for root port 5, "5.2" for port 2 of the hub on it. */
+struct usb_location {
+	uint8_t root_port;
+	uint32_t route;
+	uint8_t depth;             /* hubs between the root port and it */
+	uint8_t speed;             /* PORTSC speed id */
+	uint8_t tt_slot, tt_port;
+	char where[16];
+};
+
+/* One USB device: its contexts, rings and buffers. The controller reads
+ * all of it by DMA, so it lives in .bss, below 4 GiB, aligned as section
+ * 6 asks (64 bytes for contexts, 16 for rings, none crossing a 4 KiB
+ * page: each piece is within one aligned page). */
 struct xhci_slot {
 	/* First page: the device context (the controller's) and the rings. */
 	uint8_t out_ctx[2048];
@@ -110,20 +124,29 @@ struct xhci_slot {
 	/* Second page: the input context (tally's) and the data buffers. */
 	uint8_t in_ctx[2112] __attribute__((aligned(4096)));
 	uint8_t buf[512] __attribute__((aligned(64)));      /* descriptors */
-	uint8_t report[8] __attribute__((aligned(64)));     /* keyboard report */
+	uint8_t report[8] __attribute__((aligned(64)));     /* interrupt IN data */
 
 	/* Not read by the controller. */
 	bool used;
 	uint8_t id;                /* slot id the controller gave, 1.. */
-	uint8_t port;              /* root port, 1.. */
-	uint8_t speed;             /* PORTSC speed id */
+	struct usb_location loc;
 	struct xhci_ring ep0;
-	struct xhci_ring intr;
-	uint8_t intr_dci;          /* device context index of the interrupt IN */
-	uint16_t intr_mps;
+	struct xhci_ring intr;     /* the interrupt IN endpoint's ring */
+	uint8_t intr_dci;          /* its device context index (0: none yet) */
 	bool keyboard;             /* reports flow into kbd */
 	struct hid_kbd kbd;
+	bool hub;                  /* a hub: its ports are tally's to watch */
+	uint8_t hub_ports;
+	bool hub_check;            /* its status-change endpoint spoke */
 } __attribute__((aligned(4096)));
+
+/* A line of /proc/usb: what became of the device at a place. */
+struct xhci_note {
+	char where[16];            /* "" for a free entry */
+	char text[80];
+};
+
+#define XHCI_MAX_NOTES 16
 
 struct xhci {
 	bool present, running;
@@ -133,14 +156,12 @@ struct xhci {
 	unsigned int max_slots, max_ports, ctx_size;
 	struct xhci_ring cmd;
 	struct xhci_event_ring events;
-	/* By root port (1..max_ports): the keyboard there (NULL: none), and
-	 * when to look at the port again after a connect change (ms; 0:
-	 * no change pending). */
-	struct xhci_slot *port_slot[XHCI_MAX_PORTS + 1];
-	char port_info[XHCI_MAX_PORTS + 1][80];   /* for /proc/usb; "" if none */
-	spinlock_t info_lock;      /* port_info: written by the tick, read by cat */
-	char status[80];           /* the controller, for /proc/usb */
+	/* By root port (1..max_ports): when to look at it again after a
+	 * connect change (ms; 0: no change pending). */
 	uint64_t port_check_at[XHCI_MAX_PORTS + 1];
+	char status[80];           /* the controller, for /proc/usb */
+	struct xhci_note notes[XHCI_MAX_NOTES];
+	spinlock_t info_lock;      /* notes: written by the tick, read by cat */
 	/* The last completion seen for what a waiter waits for. */
 	uint64_t done_trb;         /* bus address of the completed TRB */
 	uint32_t done_status, done_control;
@@ -194,23 +215,71 @@ void xhci_set_device_context(unsigned int slot, uint64_t phys);
 /* xhci_ring_doorbell - doorbell of slot (0: the command ring) with target. */
 void xhci_ring_doorbell(unsigned int slot, unsigned int target);
 
-/* xhci_port_connected - xhci_device.c's handling of a device found on
- * port at boot or plugged in later: reset, address, describe, configure;
- * a boot keyboard starts sending reports. What became of it is one line
- * of /proc/usb, also printed if the kernel is still booting (later, a
- * line would land in the middle of what is being typed at the prompt). */
+/* xhci_port_connected - a device found on root port at boot or plugged
+ * in later: reset the port, then xhci_enumerate. */
 void xhci_port_connected(unsigned int port);
 
-/* xhci_port_disconnected - the device on port went away: free its slot,
- * if it had one. */
+/* xhci_port_disconnected - the device on root port went away: free its
+ * slot and those of any devices behind it. */
 void xhci_port_disconnected(unsigned int port);
 
-/* xhci_keyboards_tick - repeat held keys of every keyboard at now_ms. */
-void xhci_keyboards_tick(uint64_t now_ms);
+/*
+ * xhci_enumerate - the device at loc (its port just reset and enabled):
+ * address, describe, configure. A boot keyboard starts sending reports,
+ * a hub is set up (xhci_hub_start) and its ports enumerated; anything
+ * else is named and its slot given back. What became of it is a note.
+ */
+void xhci_enumerate(const struct usb_location *loc);
+
+/* xhci_free_subtree - give back the slot of every device on root port
+ * whose route, on its lowest depth tiers, is route (depth 0: all on the
+ * port); and drop their notes. */
+void xhci_free_subtree(unsigned int root_port, uint32_t route, unsigned int depth,
+		       const char *where);
+
+/* xhci_control - a control transfer on s's endpoint 0: setup, data (len
+ * bytes into or out of s->buf), status. Returns the completion code, -1
+ * on timeout. */
+int xhci_control(struct xhci_slot *s, uint8_t type, uint8_t request,
+		 uint16_t value, uint16_t index, uint16_t len);
+
+/* xhci_configure_interrupt_in - Configure Endpoint for s's interrupt IN
+ * endpoint ep (address) with packet size mps and bInterval; hub_ports > 0
+ * marks s as a hub with that many ports. NULL, or what failed. */
+const char *xhci_configure_interrupt_in(struct xhci_slot *s, uint8_t ep,
+					uint16_t mps, uint8_t interval,
+					unsigned int hub_ports);
+
+/* xhci_queue_interrupt_in - ask for the next 8 bytes from s's interrupt
+ * IN endpoint (a keyboard report, a hub's change bitmap). */
+void xhci_queue_interrupt_in(struct xhci_slot *s);
+
+/* xhci_hub_start - s is a USB 2 hub (already addressed and described)
+ * whose status-change endpoint is ep: configure it, power its ports,
+ * enumerate what is on them, and start watching it. NULL or what failed. */
+const char *xhci_hub_start(struct xhci_slot *s, uint8_t ep, uint16_t mps,
+			   uint8_t interval, uint8_t config);
+
+/* xhci_hub_check - a hub said a port changed: look at each of its ports,
+ * free what went away, enumerate what came. */
+void xhci_hub_check(struct xhci_slot *hub);
+
+/* xhci_note - set the /proc/usb line for the device at where (replacing
+ * one there); printed on the console too while the kernel boots. */
+void xhci_note(const char *where, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* xhci_note_clear - drop the notes at where and below it ("5" drops
+ * "5", "5.1", ...). */
+void xhci_note_clear(const char *where);
 
 /* xhci_transfer_event - a transfer event outside any wait: a keyboard's
- * report (fed to its hid_kbd, and the next one asked for). */
+ * report (fed to its hid_kbd) or a hub's change bitmap; the next asked for. */
 void xhci_transfer_event(const struct xhci_trb *ev, uint64_t now_ms);
+
+/* xhci_devices_tick - repeat held keys of every keyboard at now_ms; look
+ * at the hubs that reported a change. */
+void xhci_devices_tick(uint64_t now_ms);
 
 /* --- the interface to the rest of the kernel ---------------------------- */
 
@@ -224,8 +293,8 @@ void xhci_transfer_event(const struct xhci_trb *ev, uint64_t now_ms);
  */
 void xhci_init(void);
 
-/* xhci_show - the /proc/usb text: the controller, then a line per root
- * port with a device on it ("port 5: keyboard 0627:0001"). */
+/* xhci_show - the /proc/usb text: the controller, then a line per device
+ * ("port 5: keyboard 0627:0001", "port 5.1: ..." behind a hub). */
 size_t xhci_show(char *buf, size_t size);
 
 /* xhci_proc_init - add /proc/usb (/proc must exist). */

@@ -1,20 +1,69 @@
 // SPDX-License-Identifier: MIT
 /*
  * arch/x86_64/drivers/usb/xhci_proc.c - /proc/usb: the xHCI controller and
- * what is on its root ports, as it is now (keyboards plugged in or out
- * after boot included):
+ * what became of each device on it, as it is now (devices plugged in or
+ * out after boot included):
  *
  *   xhci 00:03.0: 8 ports, 8 slots
- *   port 5: keyboard 0627:0001
+ *   port 5: hub 0409:55aa, 8 ports
+ *   port 5.1: keyboard 0627:0001
  *
- * or one line saying there is no controller, or why it is not used.
+ * or one line saying there is no controller, or why it is not used. The
+ * lines are notes the driver leaves (xhci_note) as it enumerates; while
+ * the kernel boots they are printed too. Later they are not: a line
+ * printed from the timer tick would land in the middle of what is being
+ * typed at the prompt.
  */
 #include "arch/x86_64/drivers/usb/xhci.h"
 
+#include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "kernel/fs/ctlfs.h"
 #include "kernel/platform.h"
+
+void xhci_note(const char *where, const char *fmt, ...)
+{
+	char text[sizeof(xhci.notes[0].text)];
+	va_list ap;
+
+	va_start(ap, fmt);
+	int n = snprintf(text, sizeof(text), "port %s: ", where);
+	vsnprintf(text + n, sizeof(text) - (size_t)n, fmt, ap);
+	va_end(ap);
+	if (!xhci.running)
+		printk("usb: %s\n", text);
+
+	unsigned long flags = spin_lock_irqsave(&xhci.info_lock);
+	struct xhci_note *free = NULL, *note = NULL;
+	for (int i = 0; i < XHCI_MAX_NOTES && !note; i++) {
+		if (!strcmp(xhci.notes[i].where, where))
+			note = &xhci.notes[i];
+		else if (!free && !xhci.notes[i].where[0])
+			free = &xhci.notes[i];
+	}
+	if (!note)
+		note = free;    /* none free: the note is dropped */
+	if (note) {
+		snprintf(note->where, sizeof(note->where), "%s", where);
+		memcpy(note->text, text, sizeof(text));
+	}
+	spin_unlock_irqrestore(&xhci.info_lock, flags);
+}
+
+void xhci_note_clear(const char *where)
+{
+	size_t len = strlen(where);
+	unsigned long flags = spin_lock_irqsave(&xhci.info_lock);
+
+	for (int i = 0; i < XHCI_MAX_NOTES; i++) {
+		const char *w = xhci.notes[i].where;
+		if (!strncmp(w, where, len) && (w[len] == 0 || w[len] == '.'))
+			xhci.notes[i].where[0] = 0;
+	}
+	spin_unlock_irqrestore(&xhci.info_lock, flags);
+}
 
 size_t xhci_show(char *buf, size_t size)
 {
@@ -22,14 +71,13 @@ size_t xhci_show(char *buf, size_t size)
 
 	if (size == 0)
 		return 0;
-	/* The ports change from the boot CPU's tick. */
 	unsigned long flags = spin_lock_irqsave(&xhci.info_lock);
 	len = (size_t)snprintf(buf, size, "%s\n",
 			       xhci.status[0] ? xhci.status : "not probed");
-	for (unsigned int port = 1; port <= xhci.max_ports && len < size; port++)
-		if (xhci.port_info[port][0])
+	for (int i = 0; i < XHCI_MAX_NOTES && len < size; i++)
+		if (xhci.notes[i].where[0])
 			len += (size_t)snprintf(buf + len, size - len, "%s\n",
-						xhci.port_info[port]);
+						xhci.notes[i].text);
 	spin_unlock_irqrestore(&xhci.info_lock, flags);
 	if (len >= size)
 		len = size - 1;
