@@ -14,9 +14,10 @@
 #    poweroff, typed, ends QEMU (ACPI S5: status 0).
 # 2. SeaBIOS (BIOS): the same machine, the VGA text screen: banner,
 #    keyboard, a command's output.
-# 3. A USB hub with the keyboard behind it (-kernel, serial console):
-#    hubs are not supported, and tally says so at boot and in /proc/usb;
-#    it boots on and the serial console works.
+# 3. A USB hub (QEMU's usb-hub, full speed) with the keyboard behind it
+#    (-kernel; the serial line shows what the keys do): the keyboard types;
+#    moved to another port of the hub after boot, it types again, and
+#    /proc/usb shows the hub and the keyboard at port N.3.
 use strict;
 use warnings;
 use FindBin;
@@ -122,20 +123,48 @@ subtest 'SeaBIOS: VGA text screen, USB keyboard' => sub {
 	$m->kill;
 };
 
-subtest 'a keyboard behind a USB hub: not supported, said so, boots on' => sub {
-	my $t = Tally->boot(name => 'usb-hub', timeout => 240, qemu_args => [
+subtest 'a keyboard behind a USB hub, and one plugged into the hub later' => sub {
+	# -kernel with the serial line to a file, to read what the keys do.
+	my $serial = "$TallyScreen::TMP/hub-serial.log";
+	my $m = TallyScreen::machine_start(name => 'usb-hub', args => [
 		'-machine', 'q35,i8042=off', '-device', 'qemu-xhci,id=xhci',
 		'-device', 'usb-hub,id=hub,bus=xhci.0,port=1',
-		'-device', 'usb-kbd,bus=xhci.0,port=1.1']);
-	ok(defined $t->wait_for(qr/^usb: port \d+: hub [0-9a-f]{4}:[0-9a-f]{4}: hubs are not supported[^\n]*\n/m, 120),
-		'at boot: the hub is named, and hubs are said to be unsupported')
-		or return $t->stop;
-	is($t->prompt(60), '/', 'the prompt is reached on the serial console');
-	my @usb = $t->cmd('cat /proc/usb', 30);
-	ok((grep { /^port \d+: hub .*not supported/ } @usb), '/proc/usb says the same');
-	ok(!(grep { /keyboard/ } @usb), 'no keyboard is listed (it is behind the hub)');
-	is($t->poweroff(30), 1, 'poweroff: QEMU exits with status 1');
-	$t->stop;
+		'-device', 'usb-kbd,id=kbd1,bus=xhci.0,port=1.1',
+		'-serial', "file:$serial", '-kernel', Tally::elf_path()]);
+	$m->{serial_file} = $serial;
+	my $out = $m->wait_serial(qr/\ntally:\/# $/, 120);
+	ok(defined $out, 'the prompt on the serial line')
+		or return $m->diag_state('no prompt');
+	like($out // '', qr/^usb: port (\d+): hub 0409:55aa\nusb: port \1\.1: $KBD\n/m,
+		'at boot: the hub on a root port, the keyboard on its port 1');
+	$m->type("pwd\n");
+	ok(defined $m->wait_serial(qr/\ntally:\/# pwd\n\/\ntally:\/# $/, 30),
+		'pwd typed on the keyboard behind the hub runs')
+		or $m->diag_state('pwd typed');
+
+	# Move the keyboard to port 3 of the hub.
+	ok(defined $m->hmp('device_del kbd1'), 'device_del kbd1');
+	sleep 1;
+	ok(defined $m->hmp('device_add usb-kbd,id=kbd2,bus=xhci.0,port=1.3'),
+		'device_add usb-kbd on the hub\'s port 3');
+	my $prompts = () = $m->serial_text =~ /tally:\/# /g;
+	my $through;
+	for (1 .. 20) {
+		$m->type("\n");
+		my $now = () = $m->serial_text =~ /tally:\/# /g;
+		if ($now > $prompts) { $through = 1; last }
+		sleep 1;
+	}
+	ok($through, 'Enter on the keyboard now on port 3 of the hub reaches the shell')
+		or $m->diag_state('after device_add behind the hub');
+	$m->type("cat /proc/usb\n");
+	ok(defined $m->wait_serial(qr/\ntally:\/# cat \/proc\/usb\nxhci [^\n]*\nport (\d+): hub 0409:55aa\nport \1\.3: $KBD\ntally:\/# $/, 30),
+		'cat /proc/usb: the hub, and the keyboard on its port 3 (port 1 is empty)')
+		or $m->diag_state('cat /proc/usb typed');
+	$m->type("poweroff\n");
+	is($m->wait_exit(60), 0, 'poweroff: QEMU exits through ACPI S5')
+		or $m->diag_state('poweroff typed');
+	$m->kill;
 };
 
 done_testing();
