@@ -15,7 +15,8 @@
 # 2. SeaBIOS (BIOS): the same machine, the VGA text screen: banner,
 #    keyboard, a command's output.
 # 3. A USB hub (QEMU's usb-hub, full speed) with the keyboard behind it
-#    (-kernel; the serial line shows what the keys do): the keyboard types;
+#    (SeaBIOS, the ISO; the serial line shows what the keys do): the
+#    keyboard types;
 #    moved to another port of the hub after boot, it types again, and
 #    /proc/usb shows the hub and the keyboard at port N.3.
 use strict;
@@ -124,13 +125,13 @@ subtest 'SeaBIOS: VGA text screen, USB keyboard' => sub {
 };
 
 subtest 'a keyboard behind a USB hub, and one plugged into the hub later' => sub {
-	# -kernel with the serial line to a file, to read what the keys do.
+	# SeaBIOS, the ISO; the serial line to a file, to read what the keys do.
 	my $serial = "$TallyScreen::TMP/hub-serial.log";
 	my $m = TallyScreen::machine_start(name => 'usb-hub', args => [
 		'-machine', 'q35,i8042=off', '-device', 'qemu-xhci,id=xhci',
 		'-device', 'usb-hub,id=hub,bus=xhci.0,port=1',
 		'-device', 'usb-kbd,id=kbd1,bus=xhci.0,port=1.1',
-		'-serial', "file:$serial", '-kernel', Tally::elf_path()]);
+		'-serial', "file:$serial", '-cdrom', $iso]);
 	$m->{serial_file} = $serial;
 	my $out = $m->wait_serial(qr/\ntally:\/# $/, 120);
 	ok(defined $out, 'the prompt on the serial line')
