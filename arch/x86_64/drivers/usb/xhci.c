@@ -218,6 +218,24 @@ static void bios_handoff(void)
 	}
 }
 
+/*
+ * intel_port_routing - on Intel's 7 and 8 series chipsets (Panther Point,
+ * Lynx Point) the USB ports are shared by an EHCI and the xHCI controller,
+ * and come out of the firmware routed to the EHCI one: a keyboard plugged
+ * into them is invisible to xHCI. Two PCI registers of the xHCI function
+ * switch them over - USB3_PSSEN (0xd8) the SuperSpeed side, XUSB2PR (0xd0)
+ * the USB 2 side - each to the ports its mask register (0xdc, 0xd4) says
+ * may be switched.
+ */
+static void intel_port_routing(const struct pci_dev *d)
+{
+	if (d->vendor != 0x8086 ||
+	    (d->device != 0x1e31 && d->device != 0x8c31 && d->device != 0x9c31))
+		return;
+	pci_write32(d, 0xd8, pci_read32(d, 0xdc));
+	pci_write32(d, 0xd0, pci_read32(d, 0xd4));
+}
+
 /* scratchpads - entry 0 of the DCBAA: the pages the controller asked for
  * (HCSPARAMS2) to keep its own state in. False if there is no memory. */
 static bool scratchpads(void)
@@ -375,6 +393,7 @@ void xhci_init(void)
 					(xhci_read32(xhci.cap, CAP_DBOFF) & ~0x3u));
 
 	bios_handoff();
+	intel_port_routing(d);
 	const char *err = start();
 	if (err) {
 		snprintf(xhci.status, sizeof(xhci.status),
