@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * arch/x86_64/drivers/usb/xhci.c - the xHCI (USB 3) host controller: taking
+ * arch/x86_64/drivers/usb/hc->c - the xHCI (USB 3) host controller: taking
  * it from the firmware, resetting and starting it, its command and event
  * rings, and the timer tick that polls it.
  *
@@ -46,19 +46,18 @@
 #define CMD_TRBS    64
 #define EVENT_TRBS  256
 #define MAX_SCRATCHPADS 256
+_Static_assert(sizeof(((struct xhci_hc_dma *)0)->cmd) == CMD_TRBS * 16, "cmd ring");
+_Static_assert(sizeof(((struct xhci_hc_dma *)0)->events) == EVENT_TRBS * 16, "event ring");
+_Static_assert(sizeof(((struct xhci_hc_dma *)0)->scratchpad_array) ==
+	       MAX_SCRATCHPADS * 8, "scratchpad array");
 #define PORT_DEBOUNCE_MS 100   /* USB 2.0 7.1.7.3: wait after a connect */
 
-struct xhci xhci = {.info_lock = SPINLOCK_INIT};
+struct xhci xhci_hcs[XHCI_MAX_HCS];
+unsigned int xhci_nr_hcs;
+unsigned int xhci_nr_found;
+spinlock_t xhci_info_lock = SPINLOCK_INIT;
 
-static uint64_t dcbaa[256] __attribute__((aligned(4096)));
-static uint64_t scratchpad_array[MAX_SCRATCHPADS] __attribute__((aligned(4096)));
-static struct xhci_trb cmd_trbs[CMD_TRBS] __attribute__((aligned(1024)));
-static struct xhci_trb event_trbs[EVENT_TRBS] __attribute__((aligned(4096)));
-static struct {
-	uint64_t base;
-	uint32_t size;
-	uint32_t reserved;
-} erst[1] __attribute__((aligned(64)));
+static struct xhci_hc_dma hc_dma[XHCI_MAX_HCS];
 
 uint64_t xhci_dma(const void *p)
 {
@@ -69,25 +68,25 @@ uint64_t xhci_dma(const void *p)
 	return va - KERNEL_VMA;
 }
 
-void xhci_set_device_context(unsigned int slot, uint64_t phys)
+void xhci_set_device_context(struct xhci *hc, unsigned int slot, uint64_t phys)
 {
-	if (slot == 0 || slot > xhci.max_slots)
-		panic("xhci_set_device_context: slot %u of %u", slot, xhci.max_slots);
-	dcbaa[slot] = phys;
+	if (slot == 0 || slot > hc->max_slots)
+		panic("xhci_set_device_context: slot %u of %u", slot, hc->max_slots);
+	hc->dma->dcbaa[slot] = phys;
 }
 
-void xhci_ring_doorbell(unsigned int slot, unsigned int target)
+void xhci_ring_doorbell(struct xhci *hc, unsigned int slot, unsigned int target)
 {
 	__asm__ volatile("" ::: "memory");  /* the TRBs are written first */
-	xhci.db[slot] = target;
+	hc->db[slot] = target;
 }
 
 /* wait_op - poll operational register off until (value & mask) == want,
  * for up to ms milliseconds. */
-static bool wait_op(uint32_t off, uint32_t mask, uint32_t want, unsigned int ms)
+static bool wait_op(struct xhci *hc, uint32_t off, uint32_t mask, uint32_t want, unsigned int ms)
 {
 	for (unsigned int i = 0; i <= ms * 10; i++) {
-		if ((xhci_read32(xhci.op, off) & mask) == want)
+		if ((xhci_read32(hc->op, off) & mask) == want)
 			return true;
 		udelay(100);
 	}
@@ -96,21 +95,22 @@ static bool wait_op(uint32_t off, uint32_t mask, uint32_t want, unsigned int ms)
 
 /* --- events --------------------------------------------------------------- */
 
-static void port_event(unsigned int port, uint64_t now_ms)
+static void port_event(struct xhci *hc, unsigned int port, uint64_t now_ms)
 {
-	if (port == 0 || port > xhci.max_ports)
+	if (port == 0 || port > hc->max_ports)
 		return;
-	uint32_t sc = xhci_read32(xhci.op, OP_PORTSC(port));
+	uint32_t sc = xhci_read32(hc->op, OP_PORTSC(port));
 	/* Acknowledge the changes (write 1 to clear) without touching the
 	 * rest: PED and PR are written as 0, which leaves them alone. */
-	xhci_write32(xhci.op, OP_PORTSC(port),
+	xhci_write32(hc->op, OP_PORTSC(port),
 		     (sc & ~(PORTSC_PED | PORTSC_PR | PORTSC_CHANGES | (1u << 16) |
 			     (1u << 31))) | (sc & PORTSC_CHANGES));
 	if (sc & PORTSC_CSC)
-		xhci.port_check_at[port] = now_ms + PORT_DEBOUNCE_MS;
+		hc->port_check_at[port] = now_ms + PORT_DEBOUNCE_MS;
 }
 
-static void handle_event(const struct xhci_trb *ev, uint64_t now_ms)
+static void handle_event(struct xhci *hc, const struct xhci_trb *ev,
+			 uint64_t now_ms)
 {
 	unsigned int slot = ev->control >> 24;
 	unsigned int dci = (ev->control >> 16) & 0x1f;
@@ -118,23 +118,23 @@ static void handle_event(const struct xhci_trb *ev, uint64_t now_ms)
 
 	switch (TRB_GET_TYPE(ev->control)) {
 	case TRB_EV_COMMAND:
-		xhci.done_trb = ev->param;
-		xhci.done_status = ev->status;
-		xhci.done_control = ev->control;
+		hc->done_trb = ev->param;
+		hc->done_status = ev->status;
+		hc->done_control = ev->control;
 		break;
 	case TRB_EV_TRANSFER:
-		if (xhci.wait_slot && slot == xhci.wait_slot && dci == xhci.wait_dci) {
-			xhci.done_trb = ev->param;
-			xhci.done_status = ev->status;
-			xhci.done_control = ev->control;
+		if (hc->wait_slot && slot == hc->wait_slot && dci == hc->wait_dci) {
+			hc->done_trb = ev->param;
+			hc->done_status = ev->status;
+			hc->done_control = ev->control;
 			if (cc != CC_SUCCESS && cc != CC_SHORT_PACKET)
-				xhci.done_error = true;
+				hc->done_error = true;
 		} else {
-			xhci_transfer_event(ev, now_ms);
+			xhci_transfer_event(hc, ev, now_ms);
 		}
 		break;
 	case TRB_EV_PORT:
-		port_event((unsigned int)(ev->param >> 24) & 0xff, now_ms);
+		port_event(hc, (unsigned int)(ev->param >> 24) & 0xff, now_ms);
 		break;
 	default:
 		break;      /* host controller, MFINDEX wrap, ...: nothing to do */
@@ -143,73 +143,74 @@ static void handle_event(const struct xhci_trb *ev, uint64_t now_ms)
 
 /* process_events - handle every event the controller has written, then
  * tell it how far tally has read (ERDP, clearing Event Handler Busy). */
-static void process_events(uint64_t now_ms)
+static void process_events(struct xhci *hc, uint64_t now_ms)
 {
 	const struct xhci_trb *ev;
 	uint64_t deq = 0;
 
-	while ((ev = xhci_event_peek(&xhci.events)) != NULL) {
+	while ((ev = xhci_event_peek(&hc->events)) != NULL) {
 		struct xhci_trb copy = *ev;
-		deq = xhci_event_pop(&xhci.events);
-		handle_event(&copy, now_ms);
+		deq = xhci_event_pop(&hc->events);
+		handle_event(hc, &copy, now_ms);
 	}
 	if (deq)
-		xhci_write64(xhci.rt, RT_ERDP, deq | ERDP_EHB);
+		xhci_write64(hc->rt, RT_ERDP, deq | ERDP_EHB);
 }
 
-int xhci_wait_trb(uint64_t trb, unsigned int slot, unsigned int dci,
-		  unsigned int timeout_ms)
+int xhci_wait_trb(struct xhci *hc, uint64_t trb, unsigned int slot,
+		  unsigned int dci, unsigned int timeout_ms)
 {
-	xhci.done_trb = 0;
-	xhci.done_error = false;
-	xhci.wait_slot = (uint8_t)slot;
-	xhci.wait_dci = (uint8_t)dci;
+	hc->done_trb = 0;
+	hc->done_error = false;
+	hc->wait_slot = (uint8_t)slot;
+	hc->wait_dci = (uint8_t)dci;
 	for (unsigned int i = 0; i <= timeout_ms * 10; i++) {
-		process_events(uptime_ms());
-		if (xhci.done_trb == trb || xhci.done_error) {
-			xhci.wait_slot = 0;
-			return (int)(xhci.done_status >> 24);
+		process_events(hc, uptime_ms());
+		if (hc->done_trb == trb || hc->done_error) {
+			hc->wait_slot = 0;
+			return (int)(hc->done_status >> 24);
 		}
 		udelay(100);
 	}
-	xhci.wait_slot = 0;
+	hc->wait_slot = 0;
 	return -1;
 }
 
-int xhci_command(uint64_t param, uint32_t status, uint32_t control)
+int xhci_command(struct xhci *hc, uint64_t param, uint32_t status,
+		 uint32_t control)
 {
-	uint64_t trb = xhci_ring_push(&xhci.cmd, param, status, control);
+	uint64_t trb = xhci_ring_push(&hc->cmd, param, status, control);
 
-	xhci_ring_doorbell(0, 0);
-	return xhci_wait_trb(trb, 0, 0, 1000);
+	xhci_ring_doorbell(hc, 0, 0);
+	return xhci_wait_trb(hc, trb, 0, 0, 1000);
 }
 
 /* --- start-up ------------------------------------------------------------- */
 
 /* bios_handoff - step 2: the legacy-support capability, if there is one. */
-static void bios_handoff(void)
+static void bios_handoff(struct xhci *hc)
 {
-	uint32_t off = (xhci_read32(xhci.cap, CAP_HCCPARAMS1) >> 16) << 2;
+	uint32_t off = (xhci_read32(hc->cap, CAP_HCCPARAMS1) >> 16) << 2;
 
 	for (int n = 0; off && n < 64; n++) {
-		uint32_t v = xhci_read32(xhci.cap, off);
+		uint32_t v = xhci_read32(hc->cap, off);
 		if ((v & 0xff) == XCAP_LEGACY) {
 			/* The OS-owned semaphore is byte 3 of the register. */
-			*(volatile uint8_t *)(xhci.cap + off + 3) = 1;
+			*(volatile uint8_t *)(hc->cap + off + 3) = 1;
 			bool freed = false;
 			for (int i = 0; i < 10000 && !freed; i++) {
-				freed = !(xhci_read32(xhci.cap, off) & LEGACY_BIOS_OWNED);
+				freed = !(xhci_read32(hc->cap, off) & LEGACY_BIOS_OWNED);
 				if (!freed)
 					udelay(100);
 			}
 			if (!freed) {
 				printk("xhci %02x:%02x.%x: the firmware kept the "
 				       "controller for 1 s; taking it\n",
-				       xhci.bus, xhci.dev, xhci.fn);
-				*(volatile uint8_t *)(xhci.cap + off + 2) = 0;
+				       hc->bus, hc->dev, hc->fn);
+				*(volatile uint8_t *)(hc->cap + off + 2) = 0;
 			}
-			uint32_t ctl = xhci_read32(xhci.cap, off + 4);
-			xhci_write32(xhci.cap, off + 4,
+			uint32_t ctl = xhci_read32(hc->cap, off + 4);
+			xhci_write32(hc->cap, off + 4,
 				     (ctl & ~LEGACY_SMI_ENABLES) | LEGACY_SMI_EVENTS);
 			return;
 		}
@@ -238,9 +239,9 @@ static void intel_port_routing(const struct pci_dev *d)
 
 /* scratchpads - entry 0 of the DCBAA: the pages the controller asked for
  * (HCSPARAMS2) to keep its own state in. False if there is no memory. */
-static bool scratchpads(void)
+static bool scratchpads(struct xhci *hc)
 {
-	uint32_t p2 = xhci_read32(xhci.cap, CAP_HCSPARAMS2);
+	uint32_t p2 = xhci_read32(hc->cap, CAP_HCSPARAMS2);
 	unsigned int n = ((p2 >> 21) & 0x1f) << 5 | (p2 >> 27);
 
 	if (n == 0)
@@ -251,76 +252,77 @@ static bool scratchpads(void)
 		struct page *pg = alloc_page(__GFP_ZERO);
 		if (!pg)
 			return false;       /* kept: the controller is not used */
-		scratchpad_array[i] = page_to_phys(pg);
+		hc->dma->scratchpad_array[i] = page_to_phys(pg);
 	}
-	dcbaa[0] = xhci_dma(scratchpad_array);
+	hc->dma->dcbaa[0] = xhci_dma(hc->dma->scratchpad_array);
 	return true;
 }
 
 /* start - steps 3 to 5; NULL, or what went wrong. */
-static const char *start(void)
+static const char *start(struct xhci *hc)
 {
-	if (xhci_read32(xhci.op, OP_USBSTS) == 0xffffffffu)
+	if (xhci_read32(hc->op, OP_USBSTS) == 0xffffffffu)
 		return "its registers read all ones";
-	if (!(xhci_read32(xhci.op, OP_USBSTS) & USBSTS_HCH)) {
-		xhci_write32(xhci.op, OP_USBCMD,
-			     xhci_read32(xhci.op, OP_USBCMD) & ~USBCMD_RUN);
-		if (!wait_op(OP_USBSTS, USBSTS_HCH, USBSTS_HCH, 100))
+	if (!(xhci_read32(hc->op, OP_USBSTS) & USBSTS_HCH)) {
+		xhci_write32(hc->op, OP_USBCMD,
+			     xhci_read32(hc->op, OP_USBCMD) & ~USBCMD_RUN);
+		if (!wait_op(hc, OP_USBSTS, USBSTS_HCH, USBSTS_HCH, 100))
 			return "it did not halt";
 	}
-	xhci_write32(xhci.op, OP_USBCMD, USBCMD_HCRST);
+	xhci_write32(hc->op, OP_USBCMD, USBCMD_HCRST);
 	udelay(1000);
-	if (!wait_op(OP_USBCMD, USBCMD_HCRST, 0, 1000) ||
-	    !wait_op(OP_USBSTS, USBSTS_CNR, 0, 1000))
+	if (!wait_op(hc, OP_USBCMD, USBCMD_HCRST, 0, 1000) ||
+	    !wait_op(hc, OP_USBSTS, USBSTS_CNR, 0, 1000))
 		return "its reset did not finish";
-	if (!(xhci_read32(xhci.op, OP_PAGESIZE) & 1))
+	if (!(xhci_read32(hc->op, OP_PAGESIZE) & 1))
 		return "it does not do 4 KiB pages";
 
-	uint32_t p1 = xhci_read32(xhci.cap, CAP_HCSPARAMS1);
-	xhci.max_slots = p1 & 0xff;
-	if (xhci.max_slots > XHCI_MAX_SLOTS)
-		xhci.max_slots = XHCI_MAX_SLOTS;
-	xhci.max_ports = p1 >> 24;
-	if (xhci.max_ports > XHCI_MAX_PORTS)
-		xhci.max_ports = XHCI_MAX_PORTS;
-	xhci.ctx_size = (xhci_read32(xhci.cap, CAP_HCCPARAMS1) & (1u << 2)) ? 64 : 32;
-	if (xhci.max_slots == 0 || xhci.max_ports == 0)
+	uint32_t p1 = xhci_read32(hc->cap, CAP_HCSPARAMS1);
+	hc->max_slots = p1 & 0xff;
+	if (hc->max_slots > XHCI_MAX_SLOTS)
+		hc->max_slots = XHCI_MAX_SLOTS;
+	hc->max_ports = p1 >> 24;
+	if (hc->max_ports > XHCI_MAX_PORTS)
+		hc->max_ports = XHCI_MAX_PORTS;
+	hc->ctx_size = (xhci_read32(hc->cap, CAP_HCCPARAMS1) & (1u << 2)) ? 64 : 32;
+	if (hc->max_slots == 0 || hc->max_ports == 0)
 		return "it has no slots or no ports";
-	xhci_write32(xhci.op, OP_CONFIG, xhci.max_slots);
+	xhci_write32(hc->op, OP_CONFIG, hc->max_slots);
 
-	memset(dcbaa, 0, sizeof(dcbaa));
-	if (!scratchpads())
+	memset(hc->dma, 0, sizeof(*hc->dma));
+	if (!scratchpads(hc))
 		return "no memory for its scratchpad pages";
-	xhci_write64(xhci.op, OP_DCBAAP, xhci_dma(dcbaa));
-	xhci_write64(xhci.op, OP_CRCR,
-		     xhci_ring_init(&xhci.cmd, cmd_trbs, xhci_dma(cmd_trbs), CMD_TRBS));
-	xhci_event_ring_init(&xhci.events, event_trbs, xhci_dma(event_trbs),
-			     EVENT_TRBS);
-	erst[0].base = xhci_dma(event_trbs);
-	erst[0].size = EVENT_TRBS;
-	xhci_write32(xhci.rt, RT_ERSTSZ, 1);
-	xhci_write64(xhci.rt, RT_ERDP, xhci_dma(event_trbs));
-	xhci_write64(xhci.rt, RT_ERSTBA, xhci_dma(erst));
-	xhci_write32(xhci.rt, RT_IMAN, 1);  /* clear IP; IE stays off */
+	xhci_write64(hc->op, OP_DCBAAP, xhci_dma(hc->dma->dcbaa));
+	xhci_write64(hc->op, OP_CRCR,
+		     xhci_ring_init(&hc->cmd, hc->dma->cmd, xhci_dma(hc->dma->cmd),
+				    CMD_TRBS));
+	xhci_event_ring_init(&hc->events, hc->dma->events,
+			     xhci_dma(hc->dma->events), EVENT_TRBS);
+	hc->dma->erst[0].base = xhci_dma(hc->dma->events);
+	hc->dma->erst[0].size = EVENT_TRBS;
+	xhci_write32(hc->rt, RT_ERSTSZ, 1);
+	xhci_write64(hc->rt, RT_ERDP, xhci_dma(hc->dma->events));
+	xhci_write64(hc->rt, RT_ERSTBA, xhci_dma(hc->dma->erst));
+	xhci_write32(hc->rt, RT_IMAN, 1);  /* clear IP; IE stays off */
 
-	xhci_write32(xhci.op, OP_USBCMD, USBCMD_RUN);
-	if (!wait_op(OP_USBSTS, USBSTS_HCH, 0, 100))
+	xhci_write32(hc->op, OP_USBCMD, USBCMD_RUN);
+	if (!wait_op(hc, OP_USBSTS, USBSTS_HCH, 0, 100))
 		return "it did not start";
-	if (xhci_command(0, 0, TRB_TYPE(TRB_NOOP_CMD)) != CC_SUCCESS)
+	if (xhci_command(hc, 0, 0, TRB_TYPE(TRB_NOOP_CMD)) != CC_SUCCESS)
 		return "it did not answer a No-Op command";
 	return NULL;
 }
 
 /* power_ports - ports with power switches come out of reset unpowered. */
-static void power_ports(void)
+static void power_ports(struct xhci *hc)
 {
 	bool waited = false;
 
-	for (unsigned int port = 1; port <= xhci.max_ports; port++) {
-		uint32_t sc = xhci_read32(xhci.op, OP_PORTSC(port));
+	for (unsigned int port = 1; port <= hc->max_ports; port++) {
+		uint32_t sc = xhci_read32(hc->op, OP_PORTSC(port));
 		if (sc & PORTSC_PP)
 			continue;
-		xhci_write32(xhci.op, OP_PORTSC(port), PORTSC_PP);
+		xhci_write32(hc->op, OP_PORTSC(port), PORTSC_PP);
 		waited = true;
 	}
 	if (waited)
@@ -328,38 +330,90 @@ static void power_ports(void)
 }
 
 /* scan_ports - step 6: every port with a device on it now. */
-static void scan_ports(void)
+static void scan_ports(struct xhci *hc)
 {
-	for (unsigned int port = 1; port <= xhci.max_ports; port++) {
-		uint32_t sc = xhci_read32(xhci.op, OP_PORTSC(port));
-		xhci_write32(xhci.op, OP_PORTSC(port),
+	for (unsigned int port = 1; port <= hc->max_ports; port++) {
+		uint32_t sc = xhci_read32(hc->op, OP_PORTSC(port));
+		xhci_write32(hc->op, OP_PORTSC(port),
 			     (sc & ~(PORTSC_PED | PORTSC_PR | PORTSC_CHANGES |
 				     (1u << 16) | (1u << 31))) |
 			     (sc & PORTSC_CHANGES));
 	}
-	process_events(uptime_ms());
-	for (unsigned int port = 1; port <= xhci.max_ports; port++) {
-		xhci.port_check_at[port] = 0;
-		if (xhci_read32(xhci.op, OP_PORTSC(port)) & PORTSC_CCS)
-			xhci_port_connected(port);
+	process_events(hc, uptime_ms());
+	for (unsigned int port = 1; port <= hc->max_ports; port++) {
+		hc->port_check_at[port] = 0;
+		if (xhci_read32(hc->op, OP_PORTSC(port)) & PORTSC_CCS)
+			xhci_port_connected(hc, port);
 	}
 }
 
-/* find_controller - the first PCI function of class 0c0330 (serial bus,
- * USB, xHCI), or NULL. */
-static const struct pci_dev *find_controller(void)
+/* probe - steps 1 to 6 for the controller at PCI function d. */
+static void probe(struct xhci *hc, const struct pci_dev *d)
 {
-	for (size_t i = 0; i < pci_device_count(); i++)
-		if (pci_device(i)->class == 0x0c0330)
-			return pci_device(i);
-	return NULL;
+	hc->bus = d->bus;
+	hc->dev = d->dev;
+	hc->fn = d->fn;
+	hc->dma = &hc_dma[hc->index];
+
+	uint64_t size;
+	uint64_t bar = pci_bar_mem(d, 0, &size);
+	if (!bar || size < 0x1000) {
+		snprintf(hc->status, sizeof(hc->status),
+			 "xhci %02x:%02x.%x: BAR 0 is not assigned: ignored",
+			 d->bus, d->dev, d->fn);
+		printk("%s\n", hc->status);
+		return;
+	}
+	uint32_t cmd = pci_read32(d, PCI_COMMAND) & 0xffff;
+	pci_write32(d, PCI_COMMAND, cmd | PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER |
+			       PCI_COMMAND_INTX_OFF);
+	paging_map_uncached(bar, size);
+	hc->cap = phys_to_virt(bar);
+	hc->op = hc->cap + *(volatile uint8_t *)hc->cap;
+	hc->rt = hc->cap + (xhci_read32(hc->cap, CAP_RTSOFF) & ~0x1fu);
+	hc->db = (volatile uint32_t *)(hc->cap +
+					(xhci_read32(hc->cap, CAP_DBOFF) & ~0x3u));
+
+	bios_handoff(hc);
+	intel_port_routing(d);
+	const char *err = start(hc);
+	if (err) {
+		snprintf(hc->status, sizeof(hc->status),
+			 "xhci %02x:%02x.%x: %s: ignored", d->bus, d->dev, d->fn,
+			 err);
+		printk("%s (no USB keyboard on it)\n", hc->status);
+		xhci_write32(hc->op, OP_USBCMD, 0);
+		return;
+	}
+	snprintf(hc->status, sizeof(hc->status),
+		 "xhci %02x:%02x.%x: %u ports, %u slots", d->bus, d->dev, d->fn,
+		 hc->max_ports, hc->max_slots);
+	hc->present = true;
+	power_ports(hc);
+	scan_ports(hc);
+	hc->running = true;
 }
 
 void xhci_init(void)
 {
-	const struct pci_dev *d = find_controller();
-	if (!d) {
-		snprintf(xhci.status, sizeof(xhci.status), "no xHCI controller");
+	/* Every function of class 0c0330: serial bus, USB, xHCI. */
+	for (size_t i = 0; i < pci_device_count(); i++)
+		if (pci_device(i)->class == 0x0c0330)
+			xhci_nr_found++;
+	for (size_t i = 0; i < pci_device_count(); i++) {
+		const struct pci_dev *d = pci_device(i);
+		if (d->class != 0x0c0330)
+			continue;
+		if (xhci_nr_hcs == XHCI_MAX_HCS) {
+			printk("xhci %02x:%02x.%x: more than %d controllers: ignored\n",
+			       d->bus, d->dev, d->fn, XHCI_MAX_HCS);
+			continue;
+		}
+		struct xhci *hc = &xhci_hcs[xhci_nr_hcs];
+		hc->index = xhci_nr_hcs++;
+		probe(hc, d);
+	}
+	if (xhci_nr_hcs == 0) {
 		/* The screen stays as it was on a machine without one; the
 		 * serial line, a log, says it once. */
 		for (const char *s = "usb: no xHCI controller: no USB keyboard\n"; *s; s++) {
@@ -367,68 +421,33 @@ void xhci_init(void)
 				serial_putc('\r');
 			serial_putc(*s);
 		}
-		return;
 	}
-	xhci.bus = d->bus;
-	xhci.dev = d->dev;
-	xhci.fn = d->fn;
-
-	uint64_t size;
-	uint64_t bar = pci_bar_mem(d, 0, &size);
-	if (!bar || size < 0x1000) {
-		snprintf(xhci.status, sizeof(xhci.status),
-			 "xhci %02x:%02x.%x: BAR 0 is not assigned: ignored",
-			 d->bus, d->dev, d->fn);
-		printk("%s\n", xhci.status);
-		return;
-	}
-	uint32_t cmd = pci_read32(d, PCI_COMMAND) & 0xffff;
-	pci_write32(d, PCI_COMMAND, cmd | PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER |
-			       PCI_COMMAND_INTX_OFF);
-	paging_map_uncached(bar, size);
-	xhci.cap = phys_to_virt(bar);
-	xhci.op = xhci.cap + *(volatile uint8_t *)xhci.cap;
-	xhci.rt = xhci.cap + (xhci_read32(xhci.cap, CAP_RTSOFF) & ~0x1fu);
-	xhci.db = (volatile uint32_t *)(xhci.cap +
-					(xhci_read32(xhci.cap, CAP_DBOFF) & ~0x3u));
-
-	bios_handoff();
-	intel_port_routing(d);
-	const char *err = start();
-	if (err) {
-		snprintf(xhci.status, sizeof(xhci.status),
-			 "xhci %02x:%02x.%x: %s: ignored", d->bus, d->dev, d->fn,
-			 err);
-		printk("%s (no USB keyboard)\n", xhci.status);
-		xhci_write32(xhci.op, OP_USBCMD, 0);
-		return;
-	}
-	snprintf(xhci.status, sizeof(xhci.status),
-		 "xhci %02x:%02x.%x: %u ports, %u slots", d->bus, d->dev, d->fn,
-		 xhci.max_ports, xhci.max_slots);
-	xhci.present = true;
-	power_ports();
-	scan_ports();
-	xhci.running = true;
 }
 
 void xhci_tick(void)
 {
-	if (!xhci.running)
-		return;
 	uint64_t now = uptime_ms();
+	bool any = false;
 
-	process_events(now);
-	for (unsigned int port = 1; port <= xhci.max_ports; port++) {
-		uint64_t at = xhci.port_check_at[port];
-		if (!at || now < at)
+	for (unsigned int i = 0; i < xhci_nr_hcs; i++) {
+		struct xhci *hc = &xhci_hcs[i];
+		if (!hc->running)
 			continue;
-		xhci.port_check_at[port] = 0;
-		/* A disconnect, or a disconnect and a new connect since the
-		 * last look: the old device is gone either way. */
-		xhci_port_disconnected(port);
-		if (xhci_read32(xhci.op, OP_PORTSC(port)) & PORTSC_CCS)
-			xhci_port_connected(port);
+		any = true;
+		process_events(hc, now);
+		for (unsigned int port = 1; port <= hc->max_ports; port++) {
+			uint64_t at = hc->port_check_at[port];
+			if (!at || now < at)
+				continue;
+			hc->port_check_at[port] = 0;
+			/* A disconnect, or a disconnect and a new connect
+			 * since the last look: the old device is gone
+			 * either way. */
+			xhci_port_disconnected(hc, port);
+			if (xhci_read32(hc->op, OP_PORTSC(port)) & PORTSC_CCS)
+				xhci_port_connected(hc, port);
+		}
 	}
-	xhci_devices_tick(now);
+	if (any)
+		xhci_devices_tick(now);
 }

@@ -93,7 +93,8 @@
 
 /* --- the driver's state ------------------------------------------------- */
 
-#define XHCI_MAX_SLOTS   8     /* devices at once (the controller may have more) */
+#define XHCI_MAX_HCS     4     /* controllers used (AMD machines have 2 or 3) */
+#define XHCI_MAX_SLOTS   8     /* devices at once, on each controller and in all */
 #define XHCI_MAX_PORTS   32
 #define XHCI_EP0_TRBS    64
 #define XHCI_INTR_TRBS   64
@@ -128,7 +129,8 @@ struct xhci_slot {
 
 	/* Not read by the controller. */
 	bool used;
-	uint8_t id;                /* slot id the controller gave, 1.. */
+	struct xhci *hc;           /* the controller it is on */
+	uint8_t id;                /* slot id that controller gave, 1.. */
 	struct usb_location loc;
 	struct xhci_ring ep0;
 	struct xhci_ring intr;     /* the interrupt IN endpoint's ring */
@@ -148,8 +150,26 @@ struct xhci_note {
 
 #define XHCI_MAX_NOTES 16
 
+/* What a controller reads by DMA besides its devices' slots: the device
+ * context base address array, the command ring, the event ring and its
+ * one-entry segment table, the scratchpad buffer array. Each piece is
+ * within one 4 KiB page, at the alignment xHCI 1.2 table 6-1 asks. */
+struct xhci_hc_dma {
+	uint64_t dcbaa[256];                       /* 2 KiB at 0 */
+	struct xhci_trb cmd[64];                   /* 1 KiB at 2 KiB */
+	struct {
+		uint64_t base;
+		uint32_t size;
+		uint32_t reserved;
+	} erst[1] __attribute__((aligned(64)));    /* at 3 KiB */
+	uint64_t scratchpad_array[256] __attribute__((aligned(4096)));
+	struct xhci_trb events[256] __attribute__((aligned(4096)));
+} __attribute__((aligned(4096)));
+
 struct xhci {
 	bool present, running;
+	unsigned int index;        /* in xhci_hcs */
+	struct xhci_hc_dma *dma;
 	uint8_t bus, dev, fn;      /* PCI address, for messages */
 	volatile uint8_t *cap, *op, *rt;
 	volatile uint32_t *db;     /* doorbells */
@@ -160,8 +180,8 @@ struct xhci {
 	 * connect change (ms; 0: no change pending). */
 	uint64_t port_check_at[XHCI_MAX_PORTS + 1];
 	char status[80];           /* the controller, for /proc/usb */
-	struct xhci_note notes[XHCI_MAX_NOTES];
-	spinlock_t info_lock;      /* notes: written by the tick, read by cat */
+	struct xhci_note notes[XHCI_MAX_NOTES];   /* under xhci_info_lock */
+	struct xhci_slot *slot[XHCI_MAX_SLOTS + 1];  /* by slot id */
 	/* The last completion seen for what a waiter waits for. */
 	uint64_t done_trb;         /* bus address of the completed TRB */
 	uint32_t done_status, done_control;
@@ -169,7 +189,14 @@ struct xhci {
 	uint8_t wait_slot, wait_dci;  /* that endpoint (0: a command) */
 };
 
-extern struct xhci xhci;
+/* The controllers found, in PCI order. */
+extern struct xhci xhci_hcs[XHCI_MAX_HCS];
+extern unsigned int xhci_nr_hcs;
+extern unsigned int xhci_nr_found;      /* used or not */
+
+/* xhci_info_lock - the controllers' status and notes: written by the
+ * tick, read by cat /proc/usb. */
+extern spinlock_t xhci_info_lock;
 
 /* --- shared between xhci.c and xhci_device.c ---------------------------- */
 
@@ -200,28 +227,29 @@ uint64_t xhci_dma(const void *p);
  * command, no such failure), or timeout_ms passes. Returns the completion
  * code (the event is in xhci.done_*), or -1 on timeout.
  */
-int xhci_wait_trb(uint64_t trb, unsigned int slot, unsigned int dci,
-		  unsigned int timeout_ms);
+int xhci_wait_trb(struct xhci *hc, uint64_t trb, unsigned int slot,
+		  unsigned int dci, unsigned int timeout_ms);
 
 /* xhci_command - put a command on the command ring, ring doorbell 0, and
  * wait (up to 1 s) for its completion; returns the completion code, -1 on
  * timeout. The slot id of the completion is in xhci.done_control 31:24. */
-int xhci_command(uint64_t param, uint32_t status, uint32_t control);
+int xhci_command(struct xhci *hc, uint64_t param, uint32_t status,
+		 uint32_t control);
 
 /* xhci_set_device_context - entry slot of the device context base
  * address array: the bus address of that slot's output context (0: none). */
-void xhci_set_device_context(unsigned int slot, uint64_t phys);
+void xhci_set_device_context(struct xhci *hc, unsigned int slot, uint64_t phys);
 
 /* xhci_ring_doorbell - doorbell of slot (0: the command ring) with target. */
-void xhci_ring_doorbell(unsigned int slot, unsigned int target);
+void xhci_ring_doorbell(struct xhci *hc, unsigned int slot, unsigned int target);
 
 /* xhci_port_connected - a device found on root port at boot or plugged
  * in later: reset the port, then xhci_enumerate. */
-void xhci_port_connected(unsigned int port);
+void xhci_port_connected(struct xhci *hc, unsigned int port);
 
 /* xhci_port_disconnected - the device on root port went away: free its
  * slot and those of any devices behind it. */
-void xhci_port_disconnected(unsigned int port);
+void xhci_port_disconnected(struct xhci *hc, unsigned int port);
 
 /*
  * xhci_enumerate - the device at loc (its port just reset and enabled):
@@ -229,13 +257,13 @@ void xhci_port_disconnected(unsigned int port);
  * a hub is set up (xhci_hub_start) and its ports enumerated; anything
  * else is named and its slot given back. What became of it is a note.
  */
-void xhci_enumerate(const struct usb_location *loc);
+void xhci_enumerate(struct xhci *hc, const struct usb_location *loc);
 
 /* xhci_free_subtree - give back the slot of every device on root port
  * whose route, on its lowest depth tiers, is route (depth 0: all on the
  * port); and drop their notes. */
-void xhci_free_subtree(unsigned int root_port, uint32_t route, unsigned int depth,
-		       const char *where);
+void xhci_free_subtree(struct xhci *hc, unsigned int root_port, uint32_t route,
+		       unsigned int depth, const char *where);
 
 /* xhci_control - a control transfer on s's endpoint 0: setup, data (len
  * bytes into or out of s->buf), status. Returns the completion code, -1
@@ -266,16 +294,17 @@ void xhci_hub_check(struct xhci_slot *hub);
 
 /* xhci_note - set the /proc/usb line for the device at where (replacing
  * one there); printed on the console too while the kernel boots. */
-void xhci_note(const char *where, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+void xhci_note(struct xhci *hc, const char *where, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* xhci_note_clear - drop the notes at where and below it ("5" drops
  * "5", "5.1", ...). */
-void xhci_note_clear(const char *where);
+void xhci_note_clear(struct xhci *hc, const char *where);
 
 /* xhci_transfer_event - a transfer event outside any wait: a keyboard's
  * report (fed to its hid_kbd) or a hub's change bitmap; the next asked for. */
-void xhci_transfer_event(const struct xhci_trb *ev, uint64_t now_ms);
+void xhci_transfer_event(struct xhci *hc, const struct xhci_trb *ev,
+			 uint64_t now_ms);
 
 /* xhci_devices_tick - repeat held keys of every keyboard at now_ms; look
  * at the hubs that reported a change. */
@@ -284,16 +313,16 @@ void xhci_devices_tick(uint64_t now_ms);
 /* --- the interface to the rest of the kernel ---------------------------- */
 
 /*
- * xhci_init - find the first xHCI controller on PCI (pci_init first),
- * take it from the firmware, reset and start it, and enumerate what is on
- * its root ports. One line on the console for each device or for a
+ * xhci_init - find the xHCI controllers on PCI (pci_init first; the
+ * first XHCI_MAX_HCS), take each from the firmware, reset and start it,
+ * and enumerate what is on its root ports. One line on the console for each device or for a
  * controller that does not answer; a machine without one says so on the
  * serial line only. Never fails the boot. Call with interrupts off,
  * after the banner.
  */
 void xhci_init(void);
 
-/* xhci_show - the /proc/usb text: the controller, then a line per device
+/* xhci_show - the /proc/usb text: each controller, then a line per device
  * ("port 5: keyboard 0627:0001", "port 5.1: ..." behind a hub). */
 size_t xhci_show(char *buf, size_t size);
 

@@ -38,20 +38,22 @@
 #include "kernel/platform.h"
 #include "kernel/printk/console.h"
 
+/* The slots of all controllers: a pool, each entry taken by one device
+ * of one controller (its hc->slot[id] points back). */
 static struct xhci_slot slots[XHCI_MAX_SLOTS];
 
 /* Input context index: 0 input control, 1 slot, 1 + dci an endpoint;
  * the output (device) context has no input control context. */
 static uint32_t *in_ctx(struct xhci_slot *s, unsigned int index)
 {
-	return (uint32_t *)(s->in_ctx + index * xhci.ctx_size);
+	return (uint32_t *)(s->in_ctx + index * s->hc->ctx_size);
 }
 
-static struct xhci_slot *slot_by_id(unsigned int id)
+static struct xhci_slot *slot_by_id(struct xhci *hc, unsigned int id)
 {
-	if (id == 0 || id > XHCI_MAX_SLOTS || !slots[id - 1].used)
+	if (id == 0 || id > XHCI_MAX_SLOTS)
 		return NULL;
-	return &slots[id - 1];
+	return hc->slot[id];
 }
 
 int xhci_control(struct xhci_slot *s, uint8_t type, uint8_t request,
@@ -74,8 +76,8 @@ int xhci_control(struct xhci_slot *s, uint8_t type, uint8_t request,
 	uint32_t dir = (len && in) ? 0 : 1u << 16;
 	uint64_t st = xhci_ring_push(&s->ep0, 0, 0,
 				     TRB_TYPE(TRB_STATUS) | TRB_IOC | dir);
-	xhci_ring_doorbell(s->id, 1);
-	return xhci_wait_trb(st, s->id, 1, 1000);
+	xhci_ring_doorbell(s->hc, s->id, 1);
+	return xhci_wait_trb(s->hc, st, s->id, 1, 1000);
 }
 
 static int get_descriptor(struct xhci_slot *s, uint8_t dtype, uint16_t len)
@@ -86,20 +88,20 @@ static int get_descriptor(struct xhci_slot *s, uint8_t dtype, uint16_t len)
 
 /* root_port_reset - reset a root port and wait for it to be enabled;
  * false if it is not within half a second. */
-static bool root_port_reset(unsigned int port)
+static bool root_port_reset(struct xhci *hc, unsigned int port)
 {
 	uint32_t keep = ~(PORTSC_PED | PORTSC_PR | PORTSC_CHANGES | (1u << 16) |
 			  (1u << 31));
-	uint32_t sc = xhci_read32(xhci.op, OP_PORTSC(port));
+	uint32_t sc = xhci_read32(hc->op, OP_PORTSC(port));
 
-	xhci_write32(xhci.op, OP_PORTSC(port), (sc & keep) | PORTSC_PR);
+	xhci_write32(hc->op, OP_PORTSC(port), (sc & keep) | PORTSC_PR);
 	for (int i = 0; i < 5000; i++) {
-		sc = xhci_read32(xhci.op, OP_PORTSC(port));
+		sc = xhci_read32(hc->op, OP_PORTSC(port));
 		if ((sc & PORTSC_PRC) && !(sc & PORTSC_PR))
 			break;
 		udelay(100);
 	}
-	xhci_write32(xhci.op, OP_PORTSC(port), (sc & keep) | PORTSC_PRC);
+	xhci_write32(hc->op, OP_PORTSC(port), (sc & keep) | PORTSC_PRC);
 	if (!(sc & PORTSC_PED))
 		return false;
 	udelay(10000);  /* reset recovery (USB 2.0 7.1.7.5: 10 ms) */
@@ -139,7 +141,7 @@ static const char *address_device(struct xhci_slot *s)
 	memset(s->out_ctx, 0, sizeof(s->out_ctx));
 	uint64_t deq = xhci_ring_init(&s->ep0, s->ep0_trbs, xhci_dma(s->ep0_trbs),
 				      XHCI_EP0_TRBS);
-	xhci_set_device_context(s->id, xhci_dma(s->out_ctx));
+	xhci_set_device_context(s->hc, s->id, xhci_dma(s->out_ctx));
 
 	in_ctx(s, 0)[1] = 0x3;                          /* add: slot, ep 0 */
 	slot_context(s, 1, 0);
@@ -148,7 +150,7 @@ static const char *address_device(struct xhci_slot *s)
 	ep0[2] = (uint32_t)deq;                         /* CErr 3, control */
 	ep0[3] = (uint32_t)(deq >> 32);
 	ep0[4] = 8;                                     /* average TRB length */
-	if (xhci_command(xhci_dma(s->in_ctx), 0,
+	if (xhci_command(s->hc, xhci_dma(s->in_ctx), 0,
 			 TRB_TYPE(TRB_ADDRESS_DEV) | (uint32_t)s->id << 24) != CC_SUCCESS)
 		return "Address Device";
 	udelay(2000);   /* SET_ADDRESS recovery (USB 2.0 9.2.6.3: 2 ms) */
@@ -165,7 +167,7 @@ static const char *fix_ep0_packet_size(struct xhci_slot *s, uint8_t mps)
 	in_ctx(s, 0)[1] = 0x2;                          /* add: ep 0 */
 	uint32_t *ep0 = in_ctx(s, 2);
 	ep0[1] = 3u << 1 | 4u << 3 | (uint32_t)mps << 16;
-	if (xhci_command(xhci_dma(s->in_ctx), 0,
+	if (xhci_command(s->hc, xhci_dma(s->in_ctx), 0,
 			 TRB_TYPE(TRB_EVAL_CONTEXT) | (uint32_t)s->id << 24) != CC_SUCCESS)
 		return "Evaluate Context";
 	return NULL;
@@ -236,7 +238,7 @@ void xhci_queue_interrupt_in(struct xhci_slot *s)
 {
 	xhci_ring_push(&s->intr, xhci_dma(s->report), sizeof(s->report),
 		       TRB_TYPE(TRB_NORMAL) | TRB_IOC | TRB_ISP);
-	xhci_ring_doorbell(s->id, s->intr_dci);
+	xhci_ring_doorbell(s->hc, s->id, s->intr_dci);
 }
 
 const char *xhci_configure_interrupt_in(struct xhci_slot *s, uint8_t ep_addr,
@@ -258,7 +260,7 @@ const char *xhci_configure_interrupt_in(struct xhci_slot *s, uint8_t ep_addr,
 	ep[2] = (uint32_t)deq;
 	ep[3] = (uint32_t)(deq >> 32);
 	ep[4] = 8 | (uint32_t)(mps * (burst + 1)) << 16;  /* max ESIT payload */
-	if (xhci_command(xhci_dma(s->in_ctx), 0,
+	if (xhci_command(s->hc, xhci_dma(s->in_ctx), 0,
 			 TRB_TYPE(TRB_CONFIG_EP) | (uint32_t)s->id << 24) != CC_SUCCESS)
 		return "Configure Endpoint";
 	s->intr_dci = (uint8_t)dci;
@@ -289,8 +291,9 @@ static const char *start_keyboard(struct xhci_slot *s, const struct usb_function
 
 static void free_slot(struct xhci_slot *s)
 {
-	xhci_command(0, 0, TRB_TYPE(TRB_DISABLE_SLOT) | (uint32_t)s->id << 24);
-	xhci_set_device_context(s->id, 0);
+	xhci_command(s->hc, 0, 0, TRB_TYPE(TRB_DISABLE_SLOT) | (uint32_t)s->id << 24);
+	xhci_set_device_context(s->hc, s->id, 0);
+	s->hc->slot[s->id] = NULL;
 	s->used = false;
 	s->keyboard = false;
 	s->hub = false;
@@ -298,41 +301,48 @@ static void free_slot(struct xhci_slot *s)
 	s->intr_dci = 0;
 }
 
-void xhci_free_subtree(unsigned int root_port, uint32_t route, unsigned int depth,
-		       const char *where)
+void xhci_free_subtree(struct xhci *hc, unsigned int root_port, uint32_t route,
+		       unsigned int depth, const char *where)
 {
 	uint32_t mask = depth ? (1u << (4 * depth)) - 1 : 0;
 
 	for (unsigned int i = 0; i < XHCI_MAX_SLOTS; i++) {
 		struct xhci_slot *s = &slots[i];
-		if (s->used && s->loc.root_port == root_port &&
+		if (s->used && s->hc == hc && s->loc.root_port == root_port &&
 		    s->loc.depth >= depth && (s->loc.route & mask) == route)
 			free_slot(s);
 	}
-	xhci_note_clear(where);
+	xhci_note_clear(hc, where);
 }
 
-void xhci_enumerate(const struct usb_location *loc)
+void xhci_enumerate(struct xhci *hc, const struct usb_location *loc)
 {
 	const char *err = NULL;
 	char what[16] = "?";
 
-	if (xhci_command(0, 0, TRB_TYPE(TRB_ENABLE_SLOT)) != CC_SUCCESS) {
-		xhci_note(loc->where, "no free device slot");
+	if (xhci_command(hc, 0, 0, TRB_TYPE(TRB_ENABLE_SLOT)) != CC_SUCCESS) {
+		xhci_note(hc, loc->where, "no free device slot");
 		return;
 	}
-	unsigned int id = xhci.done_control >> 24;
+	unsigned int id = hc->done_control >> 24;
 	struct xhci_slot *s = NULL;
-	if (id >= 1 && id <= XHCI_MAX_SLOTS && !slots[id - 1].used)
-		s = &slots[id - 1];
-	if (!s) {
-		xhci_note(loc->where, "the controller gave slot %u, which tally "
-			  "cannot use", id);
-		xhci_command(0, 0, TRB_TYPE(TRB_DISABLE_SLOT) | id << 24);
+	for (unsigned int i = 0; i < XHCI_MAX_SLOTS && !s; i++)
+		if (!slots[i].used)
+			s = &slots[i];
+	if (!s || id == 0 || id > hc->max_slots || hc->slot[id]) {
+		if (!s)
+			xhci_note(hc, loc->where, "ignored: tally uses %d USB "
+				  "devices at most", XHCI_MAX_SLOTS);
+		else
+			xhci_note(hc, loc->where, "the controller gave slot %u, "
+				  "which is not free or not enabled", id);
+		xhci_command(hc, 0, 0, TRB_TYPE(TRB_DISABLE_SLOT) | id << 24);
 		return;
 	}
 	s->used = true;
+	s->hc = hc;
 	s->id = (uint8_t)id;
+	hc->slot[id] = s;
 	s->loc = *loc;
 	s->keyboard = s->hub = s->hub_check = false;
 	s->intr_dci = 0;
@@ -365,7 +375,7 @@ void xhci_enumerate(const struct usb_location *loc)
 		if (s->loc.speed == USB_SPEED_SUPER) {
 			/* A USB 3 hub is also a USB 2 hub on a USB 2 port;
 			 * keyboards are seen there. */
-			xhci_note(loc->where, "hub %s (USB 3 side): not used", what);
+			xhci_note(hc, loc->where, "hub %s (USB 3 side): not used", what);
 			free_slot(s);
 			return;
 		}
@@ -374,49 +384,50 @@ void xhci_enumerate(const struct usb_location *loc)
 			goto fail;
 		}
 		/* Noted before its ports are enumerated: it comes first. */
-		xhci_note(loc->where, "hub %s", what);
+		xhci_note(hc, loc->where, "hub %s", what);
 		if ((err = xhci_hub_start(s, f.ep, f.mps, f.interval, f.config)))
 			goto fail;
 		return;
 	}
 	if (!f.keyboard) {
-		xhci_note(loc->where, "device %s is not a boot keyboard: ignored", what);
+		xhci_note(hc, loc->where, "device %s is not a boot keyboard: ignored", what);
 		free_slot(s);
 		return;
 	}
 	if ((err = start_keyboard(s, &f)))
 		goto fail;
-	xhci_note(loc->where, "keyboard %s", what);
+	xhci_note(hc, loc->where, "keyboard %s", what);
 	return;
 fail:
-	xhci_note(loc->where, "device %s failed at %s: ignored", what, err);
+	xhci_note(hc, loc->where, "device %s failed at %s: ignored", what, err);
 	free_slot(s);
 }
 
-void xhci_port_connected(unsigned int port)
+void xhci_port_connected(struct xhci *hc, unsigned int port)
 {
 	struct usb_location loc = {.root_port = (uint8_t)port};
 
 	snprintf(loc.where, sizeof(loc.where), "%u", port);
-	if (!root_port_reset(port)) {
-		xhci_note(loc.where, "the device did not come out of reset");
+	if (!root_port_reset(hc, port)) {
+		xhci_note(hc, loc.where, "the device did not come out of reset");
 		return;
 	}
-	loc.speed = PORTSC_SPEED(xhci_read32(xhci.op, OP_PORTSC(port)));
-	xhci_enumerate(&loc);
+	loc.speed = PORTSC_SPEED(xhci_read32(hc->op, OP_PORTSC(port)));
+	xhci_enumerate(hc, &loc);
 }
 
-void xhci_port_disconnected(unsigned int port)
+void xhci_port_disconnected(struct xhci *hc, unsigned int port)
 {
 	char where[16];
 
 	snprintf(where, sizeof(where), "%u", port);
-	xhci_free_subtree(port, 0, 0, where);
+	xhci_free_subtree(hc, port, 0, 0, where);
 }
 
-void xhci_transfer_event(const struct xhci_trb *ev, uint64_t now_ms)
+void xhci_transfer_event(struct xhci *hc, const struct xhci_trb *ev,
+			 uint64_t now_ms)
 {
-	struct xhci_slot *s = slot_by_id(ev->control >> 24);
+	struct xhci_slot *s = slot_by_id(hc, ev->control >> 24);
 	unsigned int dci = (ev->control >> 16) & 0x1f;
 	unsigned int cc = ev->status >> 24;
 
@@ -424,7 +435,7 @@ void xhci_transfer_event(const struct xhci_trb *ev, uint64_t now_ms)
 		return;
 	if (cc != CC_SUCCESS && cc != CC_SHORT_PACKET) {
 		/* The endpoint is halted; a replug starts it again. */
-		xhci_note(s->loc.where, "%s stopped (completion code %u)",
+		xhci_note(s->hc, s->loc.where, "%s stopped (completion code %u)",
 			  s->hub ? "hub" : "keyboard", cc);
 		s->keyboard = s->hub = false;
 		return;

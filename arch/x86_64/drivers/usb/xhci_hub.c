@@ -116,13 +116,13 @@ static void hub_port(struct xhci_slot *hub, unsigned int port, bool initial)
 				     (uint16_t)(C_PORT_CONNECTION + bit), port);
 	if (!initial && !(change & CHANGE_CONNECTION))
 		return;
-	xhci_free_subtree(loc.root_port, loc.route, loc.depth, loc.where);
+	xhci_free_subtree(hub->hc, loc.root_port, loc.route, loc.depth, loc.where);
 	if (!(status & STAT_CONNECTION))
 		return;
 
 	status = port_reset(hub, port);
 	if (!status) {
-		xhci_note(loc.where, "the device did not come out of reset");
+		xhci_note(hub->hc, loc.where, "the device did not come out of reset");
 		return;
 	}
 	loc.speed = (status & STAT_LOW_SPEED) ? USB_SPEED_LOW :
@@ -134,7 +134,7 @@ static void hub_port(struct xhci_slot *hub, unsigned int port, bool initial)
 		loc.tt_slot = hub->loc.tt_slot; /* the one above, if any */
 		loc.tt_port = hub->loc.tt_port;
 	}
-	xhci_enumerate(&loc);
+	xhci_enumerate(hub->hc, &loc);
 }
 
 const char *xhci_hub_start(struct xhci_slot *s, uint8_t ep, uint16_t mps,
