@@ -19,6 +19,8 @@
 #    keyboard types;
 #    moved to another port of the hub after boot, it types again, and
 #    /proc/usb shows the hub and the keyboard at port N.3.
+# 4. Two xHCI controllers (-kernel, serial): a usb-tablet on the first is
+#    named and ignored, the keyboard on the second types.
 use strict;
 use warnings;
 use FindBin;
@@ -161,6 +163,29 @@ subtest 'a keyboard behind a USB hub, and one plugged into the hub later' => sub
 	$m->type("cat /proc/usb\n");
 	ok(defined $m->wait_serial(qr/\ntally:\/# cat \/proc\/usb\nxhci [^\n]*\nport (\d+): hub 0409:55aa\nport \1\.3: $KBD\ntally:\/# $/, 30),
 		'cat /proc/usb: the hub, and the keyboard on its port 3 (port 1 is empty)')
+		or $m->diag_state('cat /proc/usb typed');
+	$m->type("poweroff\n");
+	is($m->wait_exit(60), 0, 'poweroff: QEMU exits through ACPI S5')
+		or $m->diag_state('poweroff typed');
+	$m->kill;
+};
+
+subtest 'two xHCI controllers: a tablet on the first, the keyboard on the second' => sub {
+	my $serial = "$TallyScreen::TMP/two-serial.log";
+	my $m = TallyScreen::machine_start(name => 'usb-two', args => [
+		'-machine', 'q35,i8042=off',
+		'-device', 'qemu-xhci,id=xa', '-device', 'qemu-xhci,id=xb',
+		'-device', 'usb-tablet,bus=xa.0', '-device', 'usb-kbd,bus=xb.0',
+		'-serial', "file:$serial", '-kernel', Tally::elf_path()]);
+	$m->{serial_file} = $serial;
+	my $out = $m->wait_serial(qr/\ntally:\/# $/, 120);
+	ok(defined $out, 'the prompt on the serial line')
+		or return $m->diag_state('no prompt');
+	like($out // '', qr/^usb ([0-9a-f:.]+): port \d+: device [0-9a-f:]+ is not a boot keyboard: ignored\nusb (?!\1)[0-9a-f:.]+: port \d+: $KBD\n/m,
+		'at boot: the tablet on one controller is ignored, the keyboard on the other found');
+	$m->type("cat /proc/usb\n");
+	ok(defined $m->wait_serial(qr/\ntally:\/# cat \/proc\/usb\nxhci [^\n]*\nport \d+: device [^\n]*\nxhci [^\n]*\nport \d+: $KBD\ntally:\/# $/, 30),
+		'typed on the keyboard of the second controller: /proc/usb, a block per controller')
 		or $m->diag_state('cat /proc/usb typed');
 	$m->type("poweroff\n");
 	is($m->wait_exit(60), 0, 'poweroff: QEMU exits through ACPI S5')
