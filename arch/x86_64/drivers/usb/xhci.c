@@ -9,7 +9,8 @@
  *      BAR 0 mapped uncached.
  *   2. The BIOS/OS hand-off: if the controller has the USB legacy-support
  *      extended capability, set "OS owned" and wait for the firmware to
- *      clear "BIOS owned" (up to a second), then turn its SMIs off.
+ *      clear "BIOS owned" (up to a second), then turn its SMIs off. On
+ *      Intel 7/8 series chipsets, route the shared ports to xHCI.
  *   3. Stop (clear Run/Stop, wait for Halted), reset (HCRST), and wait for
  *      Controller Not Ready to clear.
  *   4. Program: the number of device slots, the device context base
@@ -18,7 +19,8 @@
  *      ring (a one-entry segment table: ERSTSZ, ERDP, ERSTBA).
  *   5. Run, and send a No-Op command: a controller that does not answer it
  *      within a second is reported once and left alone.
- *   6. Each root port with a device on it: xhci_device.c.
+ *   6. Each root port with a device on it: xhci_device.c (and xhci_hub.c
+ *      for what is behind a hub).
  *
  * Events are not signalled by interrupt: the controller writes them to the
  * event ring in memory whether or not interrupts are on, so the boot CPU's
@@ -26,8 +28,11 @@
  * cycle bit - a read of ordinary memory - and handles what is there.
  * While tally waits for a command or a control transfer (at boot, or when
  * a keyboard is plugged in), it calls the same event loop in a busy wait.
- * Only the boot CPU touches the controller: at boot before interrupts are
- * on, then from its tick.
+ * Only the boot CPU touches the controllers: at boot before interrupts are
+ * on, then from its tick. Hot-plug is handled there too: a port's connect
+ * change is looked at PORT_DEBOUNCE_MS later, and a new device is set up
+ * in that tick, busy-waiting for its port reset and transfers (a few tens
+ * of milliseconds on hardware, during which that CPU does nothing else).
  */
 #include "arch/x86_64/drivers/usb/xhci.h"
 

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * arch/x86_64/drivers/usb/xhci.h - the xHCI host controller driver: its
- * registers, its state, and what its two files (xhci.c, the controller;
- * xhci_device.c, the devices on its ports) share.
+ * registers, its state, and what its files share: xhci.c (the
+ * controller), xhci_device.c (a device, from port reset to keyboard),
+ * xhci_hub.c (hubs' ports), xhci_proc.c (/proc/usb), with xhci_ring.c
+ * (rings) and hid_kbd.c (keyboard reports) below them.
  */
 #ifndef ARCH_X86_64_XHCI_H
 #define ARCH_X86_64_XHCI_H
@@ -198,7 +200,7 @@ extern unsigned int xhci_nr_found;      /* used or not */
  * tick, read by cat /proc/usb. */
 extern spinlock_t xhci_info_lock;
 
-/* --- shared between xhci.c and xhci_device.c ---------------------------- */
+/* --- shared by the driver's files --------------------------------------- */
 
 /* xhci_read32 / xhci_write32 - a 32-bit register; xhci_write64 as two
  * halves, low first (xHCI allows 32-bit access to 64-bit registers). */
@@ -225,14 +227,14 @@ uint64_t xhci_dma(const void *p);
  * xhci_wait_trb - process events until the one for the TRB at bus
  * address trb arrives, or a failure on endpoint dci of slot (slot 0: a
  * command, no such failure), or timeout_ms passes. Returns the completion
- * code (the event is in xhci.done_*), or -1 on timeout.
+ * code (the event is in hc->done_*), or -1 on timeout.
  */
 int xhci_wait_trb(struct xhci *hc, uint64_t trb, unsigned int slot,
 		  unsigned int dci, unsigned int timeout_ms);
 
 /* xhci_command - put a command on the command ring, ring doorbell 0, and
  * wait (up to 1 s) for its completion; returns the completion code, -1 on
- * timeout. The slot id of the completion is in xhci.done_control 31:24. */
+ * timeout. The slot id of the completion is in hc->done_control 31:24. */
 int xhci_command(struct xhci *hc, uint64_t param, uint32_t status,
 		 uint32_t control);
 
