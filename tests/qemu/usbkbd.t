@@ -21,6 +21,9 @@
 #    /proc/usb shows the hub and the keyboard at port N.3.
 # 4. Two xHCI controllers (-kernel, serial): a usb-tablet on the first is
 #    named and ignored, the keyboard on the second types.
+# 5. The default machine (pc: PS/2, no xHCI, no MCFG): the missing
+#    controller is reported once on the serial line and the kernel boots
+#    on; /proc/pci is read through ports 0xCF8/0xCFC.
 use strict;
 use warnings;
 use FindBin;
@@ -191,6 +194,23 @@ subtest 'two xHCI controllers: a tablet on the first, the keyboard on the second
 	is($m->wait_exit(60), 0, 'poweroff: QEMU exits through ACPI S5')
 		or $m->diag_state('poweroff typed');
 	$m->kill;
+};
+
+subtest 'the default machine (PS/2, no xHCI, no MCFG): PCI through the ports' => sub {
+	my $t = Tally->boot(name => 'usb-none', timeout => 180);
+	ok(defined $t->wait_for(qr/^usb: no xHCI controller[^\n]*\n/m, 60),
+		'at boot, once, on the serial line: there is no xHCI controller');
+	is($t->prompt(60), '/', 'the kernel boots on to the prompt');
+	my @pci = $t->cmd('cat /proc/pci', 30);
+	ok((grep { /^00:00\.0 8086:1237 060000$/ } @pci),
+		'/proc/pci through ports 0xCF8/0xCFC: the i440FX host bridge at 00:00.0');
+	ok(!(grep { !/^[0-9a-f]{2}:[0-9a-f]{2}\.[0-7] [0-9a-f]{4}:[0-9a-f]{4} [0-9a-f]{6}$/ } @pci),
+		'every line of /proc/pci is "bus:dev.fn vendor:device class"')
+		or diag(join "\n", @pci);
+	is_deeply([$t->cmd('cat /proc/usb', 30)], ['no xHCI controller'],
+		'/proc/usb: no xHCI controller');
+	is($t->poweroff(30), 1, 'poweroff: QEMU exits with status 1');
+	$t->stop;
 };
 
 done_testing();
