@@ -99,7 +99,7 @@ subtest 'OVMF: screen, USB keyboard, hot-plug' => sub {
 	# before the new keyboard is set up are lost, as on a real machine).
 	my $before = () = ($m->screen // '') =~ /^tally:\/#/mg;
 	my $through;
-	for (1 .. 20) {
+	for (1 .. 20 * $m->scale) {
 		$m->type("\n");
 		my $now = () = ($m->screen // '') =~ /^tally:\/#/mg;
 		if ($now > $before) { $through = 1; last }
@@ -155,7 +155,7 @@ subtest 'a keyboard behind a USB hub, and one plugged into the hub later' => sub
 		'device_add usb-kbd on the hub\'s port 3');
 	my $prompts = () = $m->serial_text =~ /tally:\/# /g;
 	my $through;
-	for (1 .. 20) {
+	for (1 .. 20 * $m->scale) {
 		$m->type("\n");
 		my $now = () = $m->serial_text =~ /tally:\/# /g;
 		if ($now > $prompts) { $through = 1; last }
