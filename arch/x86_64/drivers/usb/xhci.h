@@ -141,6 +141,7 @@ struct xhci_slot {
 	struct hid_kbd kbd;
 	bool hub;                  /* a hub: its ports are tally's to watch */
 	uint8_t hub_ports;
+	uint8_t hub_think_time;    /* TT think time, wHubCharacteristics 6:5 */
 	bool hub_check;            /* its status-change endpoint spoke */
 } __attribute__((aligned(4096)));
 

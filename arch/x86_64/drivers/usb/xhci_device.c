@@ -131,7 +131,8 @@ static void slot_context(struct xhci_slot *s, unsigned int entries,
 	slot[0] = (s->loc.route & 0xfffff) | (uint32_t)s->loc.speed << 20 |
 		  (hub_ports ? 1u << 26 : 0) | (uint32_t)entries << 27;
 	slot[1] = (uint32_t)s->loc.root_port << 16 | (uint32_t)hub_ports << 24;
-	slot[2] = s->loc.tt_slot | (uint32_t)s->loc.tt_port << 8;
+	slot[2] = s->loc.tt_slot | (uint32_t)s->loc.tt_port << 8 |
+		  (hub_ports ? (uint32_t)s->hub_think_time << 16 : 0);
 }
 
 /* address_device - steps 2 and 3; NULL or what failed. */
@@ -345,6 +346,7 @@ void xhci_enumerate(struct xhci *hc, const struct usb_location *loc)
 	hc->slot[id] = s;
 	s->loc = *loc;
 	s->keyboard = s->hub = s->hub_check = false;
+	s->hub_think_time = 0;
 	s->intr_dci = 0;
 
 	if ((err = address_device(s)))

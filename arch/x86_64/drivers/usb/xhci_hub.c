@@ -147,6 +147,8 @@ const char *xhci_hub_start(struct xhci_slot *s, uint8_t ep, uint16_t mps,
 		return "GET_DESCRIPTOR(hub)";
 	unsigned int ports = s->buf[2];
 	unsigned int power_good_ms = s->buf[5] * 2u;
+	if (s->loc.speed == USB_SPEED_HIGH)
+		s->hub_think_time = (s->buf[3] >> 5) & 3;
 	if (ports > HUB_MAX_PORTS)
 		ports = HUB_MAX_PORTS;
 	if (ports == 0)
