@@ -6,6 +6,8 @@
  */
 #include "kernel/boot_tasks.h"
 
+#include "arch/x86_64/drivers/pci/pci.h"
+#include "arch/x86_64/drivers/usb/xhci.h"
 #include "arch/x86_64/smp.h"
 #include "kernel/cgroup/cgroupfs.h"
 #include "kernel/fs/ctlfs.h"
@@ -53,6 +55,8 @@ _Noreturn void start_kernel_services(void)
 	if (tmpfs_init() < 0)
 		panic("tmpfs: cannot create /tmp");
 	static_key_proc_init();
+	pci_proc_init();
+	xhci_proc_init();
 	debug_free_proc_init();
 	fail_page_proc_init();
 	watermark_init();

@@ -19,6 +19,8 @@
 #include "arch/x86_64/apic/ioapic.h"
 #include "arch/x86_64/jump_label.h"
 #include "arch/x86_64/drivers/keyboard.h"
+#include "arch/x86_64/drivers/pci/pci.h"
+#include "arch/x86_64/drivers/usb/xhci.h"
 #include "arch/x86_64/apic/lapic.h"
 #include "arch/x86_64/paging.h"
 #include "arch/x86_64/drivers/serial.h"
@@ -83,6 +85,8 @@ _Noreturn void kmain(uint32_t magic, uint64_t info_phys)
 
 	serial_irq_init();
 	keyboard_init();
+	pci_init();
+	xhci_init();    /* a USB keyboard, where there is no PS/2 */
 	local_irq_enable();
 	start_kernel_services();
 	for (;;)

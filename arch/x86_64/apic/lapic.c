@@ -9,6 +9,7 @@
  * can time short delays.
  */
 #include "arch/x86_64/apic/lapic.h"
+#include "arch/x86_64/drivers/usb/xhci.h"
 
 #include "arch/x86_64/acpi/acpi.h"
 #include "arch/x86_64/io.h"
@@ -163,6 +164,10 @@ void lapic_calibrate(void)
 
 static void timer_interrupt(struct trap_frame *frame)
 {
+	/* The USB keyboard is polled by the boot CPU's tick: its reports,
+	 * its key repeat, a keyboard plugged in (drivers/usb/xhci.c). */
+	if (this_cpu()->id == 0)
+		xhci_tick();
 	timer_tick();
 }
 
