@@ -69,6 +69,11 @@ void console_write(const char *s, size_t len)
 	bool locked = !panic_in_progress();
 
 	if (!locked) {
+		/* A panic: no redraw, but its lines start at a line's start. */
+		if (editing) {
+			editing = false;
+			emit("\n", 1);
+		}
 		emit(s, len);
 		return;
 	}

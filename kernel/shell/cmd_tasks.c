@@ -220,7 +220,7 @@ SHELL_COMMAND(kill, "kill PID",
  */
 static int cmd_wait(int argc, char **argv)
 {
-	struct task *task = NULL;
+	struct task *task;
 	long pid;
 	int ret;
 
@@ -228,12 +228,17 @@ static int cmd_wait(int argc, char **argv)
 		return shell_error(EINVAL, "usage: wait PID");
 	if (parse_int(argv[1], &pid) < 0 || pid < 0)
 		return shell_error(EINVAL, "'%s' is not a PID", argv[1]);
+	if (pid >= PID_MAX)
+		return shell_error(ESRCH, "no task %ld", pid);
 	if (job_state(pid) == JOB_ENDED) {
 		job_waited(pid);
 		return 0;
 	}
-	if (pid < PID_MAX)
-		task = task_get((int)pid);
+	task = task_get((int)pid);
+	if (!task && job_state(pid) != JOB_NONE) {
+		job_waited(pid);  /* a job, reaped since we looked */
+		return 0;
+	}
 	if (!task)
 		return shell_error(ESRCH, "no task %ld", pid);
 	task_put(task);

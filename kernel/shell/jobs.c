@@ -53,6 +53,8 @@ static struct job *find(int pid)
 {
 	struct job *job, *newest = NULL;
 
+	if (pid <= 0)
+		return NULL;  /* (0: a record whose PID is not known yet) */
 	list_for_each_entry(job, &jobs, node)
 		if (job->pid == pid)
 			newest = job;
