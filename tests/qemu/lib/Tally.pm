@@ -629,14 +629,15 @@ sub dying {
 }
 
 # $t->run_pid($args, $timeout) - `run ARGS` (DOMAIN PROGRAM [ARGS]): the
-# PID of the task started, from its answer "pid N" (its first line); undef
-# if it printed anything else first.
+# PID of the task started, from its answer "pid N" (among the lines the
+# kernel may print meanwhile); undef if there is no such line.
 sub run_pid {
 	my ($self, $args, $timeout) = @_;
 	my @out = $self->cmd("run $args", $timeout);
 	# (The task may be quick: a line it makes the kernel print - an OOM
-	# kill - can follow before the prompt.)
-	return @out && $out[0] =~ /^pid (\d+)$/ ? $1 : undef;
+	# kill - can come before run's answer, or after it.)
+	my ($pid) = map { /^pid (\d+)$/ ? $1 : () } @out;
+	return $pid;
 }
 
 # $t->until_true($secs, $sub) - call $sub every 0.2 s until it returns a
