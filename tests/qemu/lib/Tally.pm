@@ -404,6 +404,9 @@ sub wait_for {
 	}
 }
 
+# $t->seen - the output consumed so far by the waits (CR removed).
+sub seen { substr($_[0]->{buf}, 0, $_[0]->{pos}) }
+
 # $t->before - the text that the last successful wait_for skipped.
 sub before { $_[0]->{before} }
 
