@@ -177,18 +177,39 @@ static int cmd_ps(int argc, char **argv)
 }
 SHELL_COMMAND(ps, "ps", "list the tasks: PID DOMAIN CPU STATE PROG WORK");
 
+/*
+ * parse_pid - argv[1] of kill and wait. Not a number: EINVAL. A number -
+ * decimal digits, however many - that names no task: ESRCH, as kill(2)
+ * says; PIDs at or past PID_MAX name none. Returns 0 with *pid set (then
+ * below PID_MAX), or the error, explained.
+ */
+static int parse_pid(const char *arg, long *pid)
+{
+	bool digits = arg[0] != '\0';
+
+	for (const char *p = arg; *p; p++)
+		if (*p < '0' || *p > '9')
+			digits = false;
+	if (!digits)
+		return shell_error(EINVAL, "'%s' is not a PID", arg);
+	if (parse_int(arg, pid) < 0 || *pid >= PID_MAX)
+		return shell_error(ESRCH, "no task %s (PIDs are below %d)",
+				   arg, PID_MAX);
+	return 0;
+}
+
 /* get_pid_arg - the task named by argv[1], with a reference. */
 static int get_pid_arg(int argc, char **argv, struct task **out)
 {
 	long pid;
+	int ret;
 
 	if (argc != 2)
 		return shell_error(EINVAL, "usage: %s PID", argv[0]);
-	/* Not a number: EINVAL. A number that names no task: ESRCH, as
-	 * kill(2) says (PIDs past PID_MAX name none). */
-	if (parse_int(argv[1], &pid) < 0 || pid < 0)
-		return shell_error(EINVAL, "'%s' is not a PID", argv[1]);
-	*out = pid < PID_MAX ? task_get((int)pid) : NULL;
+	ret = parse_pid(argv[1], &pid);
+	if (ret < 0)
+		return ret;
+	*out = task_get((int)pid);
 	if (!*out)
 		return shell_error(ESRCH, "no task %ld", pid);
 	return 0;
@@ -226,10 +247,9 @@ static int cmd_wait(int argc, char **argv)
 
 	if (argc != 2)
 		return shell_error(EINVAL, "usage: wait PID");
-	if (parse_int(argv[1], &pid) < 0 || pid < 0)
-		return shell_error(EINVAL, "'%s' is not a PID", argv[1]);
-	if (pid >= PID_MAX)
-		return shell_error(ESRCH, "no task %ld", pid);
+	ret = parse_pid(argv[1], &pid);
+	if (ret < 0)
+		return ret;
 	if (job_state(pid) == JOB_ENDED) {
 		job_waited(pid);
 		return 0;

@@ -145,8 +145,9 @@ sub ps_pid {
 	like(scalar $t->cmd('wait 99999'), qr/^error: ESRCH: /, 'wait 99999: ESRCH');
 	like(scalar $t->cmd('kill x'), qr/^error: EINVAL: /, 'kill x: EINVAL');
 	like(scalar $t->cmd('kill -3'), qr/^error: EINVAL: /, 'kill -3: EINVAL');
-	like(scalar $t->cmd('kill 99999999999999999999'), qr/^error: EINVAL: /,
-		'kill of a number too big for a PID: EINVAL');
+	like(scalar $t->cmd('kill 99999999999999999999'), qr/^error: ESRCH: /,
+		'kill of a number too big for any PID: ESRCH (a number, naming no task)');
+	like(scalar $t->cmd('kill 1x'), qr/^error: EINVAL: /, 'kill 1x: EINVAL');
 
 	my $long = '/cgroup/a_domain_with_a_long_name/and_a_child';
 	$t->cmd('mkdir /cgroup/a_domain_with_a_long_name');
