@@ -518,10 +518,13 @@ sub cmd {
 		next if $plain && $echo ne $want
 			&& substr($want, 0, length $echo) eq $echo;
 		# The whole line was typed when the kernel's line came: the
-		# prompt printed again is followed at once by the line.
-		if ($plain && length $want && $self->_redrawn($want)) {
-			next;
-		}
+		# prompt printed again is followed at once by the line. (When
+		# all the "output" is lines the kernel prints on its own, the
+		# rest of the redrawn line is given a moment to arrive.)
+		my @rest = @lines[1 .. $#lines];
+		my $async = @rest && !grep { !/^(?:memcg: |\[pid \d+ (?:exited|killed)\]$)/ } @rest;
+		next if $plain && length $want
+			&& $self->_redrawn($want, $async ? 0.2 : 0);
 		last;
 	}
 	my $secs = time - $start;
@@ -540,11 +543,12 @@ sub cmd {
 	return wantarray ? @lines : join("\n", @lines);
 }
 
-# _redrawn($want) - whether what follows the prompt just consumed is the
-# typed line again, that is, the prompt was a redrawn one.
+# _redrawn($want, $wait) - whether what follows the prompt just consumed
+# is the typed line again, that is, the prompt was a redrawn one; if
+# nothing follows yet, wait up to $wait seconds for it.
 sub _redrawn {
-	my ($self, $want) = @_;
-	my $end = time + 0.05;
+	my ($self, $want, $wait) = @_;
+	my $end = time + $wait;
 	while (length($self->{buf}) == $self->{pos} && time < $end) {
 		last unless $self->{alive} || $self->{out};
 		$self->_pump(0.01);
