@@ -10,7 +10,8 @@
 #   make deps       install the Debian packages the other targets need
 #
 # Variables: CPUS (QEMU -smp, default 2), MEM (default 512M), DEBUG=1 for
-# the lock-debugging build build/tally-debug.elf (kernel/locking/lock_debug.c),
+# the debugging build build/tally-debug.elf (lock checking,
+# kernel/locking/lock_debug.c; poisoned free memory, mm/debug_free.h),
 # ACCEL=tcg or ACCEL=kvm to choose the accelerator (default auto), KMEM=0 to compile kmem accounting
 # out (the analogue of CONFIG_MEMCG_KMEM=n).
 
@@ -62,7 +63,8 @@ else
 JUMP_SITES_EXPECT := --no-sites memcg_kmem_enabled_key
 endif
 ifeq ($(DEBUG),1)
-KERNEL_CFLAGS += -DCONFIG_DEBUG_LOCKS
+# Lock checking, and freed slab objects and pages poisoned (mm/debug_free.h).
+KERNEL_CFLAGS += -DCONFIG_DEBUG_LOCKS -DCONFIG_DEBUG_POISON
 endif
 KERNEL_ASFLAGS := -I. -DTALLY_KERNEL -D__ASSEMBLY__
 

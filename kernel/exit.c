@@ -8,7 +8,8 @@
  *   schedule_dead()      its last switch
  *   reaper_take()        the next task on that CPU hands it to the reaper
  *   reaper_main()        frees its kernel stack (uncharging the domain),
- *                        wakes `wait`ers; reaps it if nobody will wait
+ *                        wakes `wait`ers; reaps it if nobody will wait,
+ *                        and tells its starter (task->on_reap) if asked
  *   task_wait()          `wait PID`: waits for all that, then reaps
  */
 #include "kernel/exit.h"
@@ -87,8 +88,15 @@ static void reaper_main(struct task *self, const char *arg)
 			list_del(&task->dead_node);
 			free_stack(task);
 			self->work++;
-			if (READ_ONCE(task->autoreap))
+			if (READ_ONCE(task->autoreap)) {
 				task_release(task);
+				/* Tell whoever started it (the shell's job
+				 * table): it is gone, and how it ended. */
+				if (task->on_reap)
+					task->on_reap(task->on_reap_data,
+						      task->pid,
+						      READ_ONCE(task->killed));
+			}
 			task_put(task);  /* the task's own reference */
 		}
 		wake_up_all(&task_exit_wq);

@@ -9,8 +9,9 @@
  * (reaper_take, from the next task on that CPU), a system task that frees
  * the stack. The zombie itself - the struct, with its PID and WORK - stays
  * for `wait` to reap, unless nobody will wait for it: tasks made by fork,
- * and tasks killed by cgroup.kill or the OOM killer, are reaped by the
- * reaper at once.
+ * the shell's jobs (which the reaper reaps for the shell and reports to it,
+ * as SIGCHLD tells a Unix shell), and tasks killed by cgroup.kill or the
+ * OOM killer, are reaped by the reaper at once.
  */
 #ifndef KERNEL_EXIT_H
 #define KERNEL_EXIT_H

@@ -14,7 +14,8 @@
  *   4. a PID and a place in the task table
  *   5. the domain: mem_cgroup_fork_task / mem_cgroup_attach_task
  *
- * then wake_up_new_task() puts it on the least loaded CPU.
+ * then wake_up_new_task() puts it on the least loaded CPU (start(): the
+ * PID is read first - a woken task may be gone at once).
  *
  * Charging. The kmem hooks charge the domain of the current task. For
  * fork that is the parent's domain, where the child goes. For `run` the
@@ -39,6 +40,9 @@
 #include "mm/memcg/memcontrol.h"
 
 extern void task_start(void);  /* arch/x86_64/switch.S */
+
+/* Tasks made so far: each new task's birth (kernel/task.h). */
+static uint64_t task_births;
 
 /* The FPU state a task starts with: what fninit and a reset leave (x87
  * control word 0x37f, all exceptions masked in MXCSR 0x1f80). */
@@ -128,6 +132,7 @@ static int task_create(const struct program *prog, const char *arg,
 	task->in_kernel = 1;  /* until task_entry runs the program */
 	task->refcnt = 1;     /* its own, until the reaper frees its stack */
 	task->cpu = smp_processor_id();
+	task->birth = __atomic_add_fetch(&task_births, 1, __ATOMIC_RELAXED);
 	INIT_LIST_HEAD(&task->memcg_node);
 	INIT_LIST_HEAD(&task->pid_node);
 	INIT_LIST_HEAD(&task->all_node);
@@ -164,6 +169,23 @@ static void task_discard(struct task *task)
 	task_put(task);      /* its own: frees it */
 }
 
+/*
+ * start - put a new task on a run queue, and return its PID.
+ *
+ * The PID is read before the task is woken: from then on the task is no
+ * longer ours. It may run on another CPU at once, be killed at birth (a
+ * cgroup.kill during a fork bomb), exit, and - being reaped by the reaper,
+ * or by the shell's job handling - be freed before wake_up_new_task() has
+ * even returned here. Nothing after the wake-up may touch it.
+ */
+static int start(struct task *task)
+{
+	int pid = task->pid;
+
+	wake_up_new_task(task);
+	return pid;
+}
+
 int task_fork(struct task *parent)
 {
 	struct task *child;
@@ -174,8 +196,7 @@ int task_fork(struct task *parent)
 		return ret;
 	child->autoreap = true;  /* nobody waits for a forked child */
 	mem_cgroup_fork_task(parent, child);  /* 5. never fails */
-	wake_up_new_task(child);
-	return child->pid;
+	return start(child);
 }
 
 void charge_as_begin(struct charge_as *as, struct mem_cgroup *memcg)
@@ -196,8 +217,10 @@ void charge_as_end(struct charge_as *as)
 	preempt_enable();
 }
 
-int task_spawn(struct mem_cgroup *memcg, const struct program *prog,
-	       const char *arg)
+/* spawn - task_spawn and task_spawn_job: on_reap NULL for the former. */
+static int spawn(struct mem_cgroup *memcg, const struct program *prog,
+		 const char *arg,
+		 void (*on_reap)(void *data, int pid, bool killed), void *data)
 {
 	struct charge_as as;
 	struct task *task;
@@ -208,13 +231,31 @@ int task_spawn(struct mem_cgroup *memcg, const struct program *prog,
 	charge_as_end(&as);
 	if (ret < 0)
 		return ret;
+	if (on_reap) {
+		task->autoreap = true;
+		task->on_reap = on_reap;
+		task->on_reap_data = data;
+	}
 	ret = mem_cgroup_attach_task(memcg, task);  /* 5. */
 	if (ret < 0) {
 		task_discard(task);
 		return ret;
 	}
-	wake_up_new_task(task);
-	return task->pid;
+	return start(task);
+}
+
+int task_spawn(struct mem_cgroup *memcg, const struct program *prog,
+	       const char *arg)
+{
+	return spawn(memcg, prog, arg, NULL, NULL);
+}
+
+int task_spawn_job(struct mem_cgroup *memcg, const struct program *prog,
+		   const char *arg,
+		   void (*on_reap)(void *data, int pid, bool killed),
+		   void *data)
+{
+	return spawn(memcg, prog, arg, on_reap, data);
 }
 
 int task_spawn_system(const struct program *prog, const char *arg)
@@ -227,6 +268,5 @@ int task_spawn_system(const struct program *prog, const char *arg)
 		return ret;
 	task->autoreap = true;
 	mem_cgroup_attach_task(root_mem_cgroup, task);
-	wake_up_new_task(task);
-	return task->pid;
+	return start(task);
 }

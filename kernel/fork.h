@@ -47,11 +47,27 @@ void charge_as_end(struct charge_as *as);
 /*
  * task_spawn - `run`: a new task running prog with arg (copied; at most
  * TASK_ARG_MAX - 1 bytes) in memcg, its stack and struct charged to memcg.
- * It stays a zombie when it exits, until `wait` reaps it. Returns its PID,
+ * It stays a zombie when it exits, until task_wait() reaps it (the
+ * programs that start their own tasks: stress, demo). Returns its PID,
  * -ENOMEM, or -ENOENT if memcg is being removed.
  */
 int task_spawn(struct mem_cgroup *memcg, const struct program *prog,
 	       const char *arg);
+
+/*
+ * task_spawn_job - as task_spawn, for a starter that does not wait: the
+ * shell's `run`. When the task has ended, the reaper reaps it at once (its
+ * struct and PID go, and with them the last hold it had on its domain)
+ * and then calls on_reap(data, pid, killed) - from the reaper task, with
+ * no lock held; it must not sleep - killed telling whether it was killed
+ * rather than returning from its program. `wait PID` still works while it
+ * runs. Returns its PID, -ENOMEM, or -ENOENT; on_reap is called only if
+ * the PID was returned, and may be called before task_spawn_job returns.
+ */
+int task_spawn_job(struct mem_cgroup *memcg, const struct program *prog,
+		   const char *arg,
+		   void (*on_reap)(void *data, int pid, bool killed),
+		   void *data);
 
 /* task_spawn_system - a system task (never charged, never killed) running
  * prog with arg, in the root domain. Returns its PID or -ENOMEM. */

@@ -52,9 +52,11 @@ void task_hold(struct task *task);
 unsigned int nr_tasks(void);
 
 /*
- * task_kill_user - the shell's `kill PID`: as task_kill(), but the task
- * stays a zombie after it exits until `wait PID` reaps it. (task_kill(),
- * from cgroup.kill and the OOM killer, has the reaper reap it at once.)
+ * task_kill_user - the shell's `kill PID`: as task_kill(), but the task is
+ * reaped as it would have been had it exited by itself: at once by the
+ * reaper if nobody waits for it (a fork's child, a shell job), else by its
+ * starter's task_wait (the tasks of stress and demo). (task_kill(), from
+ * cgroup.kill and the OOM killer, has the reaper reap it at once.)
  */
 void task_kill_user(struct task *task);
 

@@ -36,7 +36,7 @@
 
 struct zone node_zones[MAX_NUMNODES];
 unsigned long totalram_pages;
-bool page_poisoning;
+bool page_poisoning = DEBUG_POISON_DEFAULT;  /* on in the debug build */
 
 void zone_init(void)
 {
@@ -228,11 +228,11 @@ static void check_poison(struct page *page, unsigned int order)
 		for (size_t i = w * 8; ; i++)  /* find the changed byte */
 			if (mem[i] != PAGE_POISON_FREE)
 				panic("alloc_pages: pfn 0x%lx: use after free: "
-				      "byte %zu of the page was changed to "
+				      "byte %lu of the page was changed to "
 				      "0x%02x",
 				      (unsigned long)(page_to_pfn(page) +
 						      i / PAGE_SIZE),
-				      i % PAGE_SIZE, mem[i]);
+				      (unsigned long)(i % PAGE_SIZE), mem[i]);
 	}
 }
 

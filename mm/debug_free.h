@@ -18,6 +18,20 @@
 
 extern struct static_key debug_check_on_free_key;
 
+/*
+ * The debug build (make DEBUG=1: CONFIG_DEBUG_POISON) starts with both
+ * poisons on - slab_debug (mm/slab.h) and page_poisoning (mm/buddy.h):
+ * freed objects and pages are filled with a pattern and checked when they
+ * are handed out again, so that a write after free panics, naming the
+ * object and its cache, or the frame. The normal build starts with both
+ * off.
+ */
+#ifdef CONFIG_DEBUG_POISON
+#define DEBUG_POISON_DEFAULT true
+#else
+#define DEBUG_POISON_DEFAULT false
+#endif
+
 /* debug_check_on_free - are free-time checks on? */
 static inline bool debug_check_on_free(void)
 {

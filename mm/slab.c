@@ -42,6 +42,7 @@
 #include <string.h>
 
 #include "mm/buddy.h"
+#include "mm/debug_free.h"
 #include "mm/memcg/memcg_slab.h"
 #include "mm/page.h"
 
@@ -57,7 +58,7 @@ struct slab {
 LIST_HEAD(slab_caches);
 spinlock_t slab_caches_lock = SPINLOCK_INIT;
 unsigned long nr_slab_pages;
-bool slab_debug;
+bool slab_debug = DEBUG_POISON_DEFAULT;  /* on in the debug build */
 
 /* The cache that kmem_cache_create takes struct kmem_caches from, and the
  * kmalloc caches: these exist from kmem_cache_init on. */
@@ -257,8 +258,10 @@ static void check_object_poison(struct kmem_cache *c, void *obj)
 	for (size_t i = sizeof(void *); i < c->size; i++)
 		if (p[i] != SLAB_POISON_FREE)
 			panic("kmem_cache_alloc: cache %s: object %p: use "
-			      "after free: byte %zu was changed to 0x%02x",
-			      c->name, obj, i, p[i]);
+			      "after free: byte %lu of the %lu-byte object was "
+			      "changed to 0x%02x while it was free (poison "
+			      "0x%02x)", c->name, obj, (unsigned long)i,
+			      (unsigned long)c->size, p[i], SLAB_POISON_FREE);
 }
 
 /*

@@ -204,9 +204,10 @@ static int oom_control_read(struct ctl_node *file, char *buf, size_t size)
 {
 	struct mem_cgroup *memcg = file_memcg(file);
 
-	return snprintf(buf, size, "oom_kill_disable %d\nunder_oom %d\n",
-			READ_ONCE(memcg->oom_kill_disable),
-			mem_cgroup_under_oom(memcg));
+	return snprintf(buf, size, "oom_kill_disable %d\nunder_oom %d\n"
+			"oom_kill %lu\n", READ_ONCE(memcg->oom_kill_disable),
+			mem_cgroup_under_oom(memcg),
+			__atomic_load_n(&memcg->oom_kill, __ATOMIC_RELAXED));
 }
 
 static int oom_control_write(struct ctl_node *file, const char *value)

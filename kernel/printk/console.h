@@ -13,13 +13,37 @@
  * the serial line). Safe from any context, serialised by a lock. */
 void console_write(const char *s, size_t len);
 
-/* console_getc - the next input byte; sleeps (or halts) until one arrives. */
+/*
+ * console_getc - the next input byte; sleeps (or halts) until one arrives,
+ * or returns CONSOLE_KICKED if console_kick() was called meanwhile (bytes
+ * already waiting come first). (Host builds: -1 at the end of input.)
+ */
 int console_getc(void);
+#define CONSOLE_KICKED (-2)
+
+/* console_kick - make console_getc() return CONSOLE_KICKED once, waking
+ * it: something other than input wants the reader (a job ended). Any
+ * context. */
+void console_kick(void);
+
+/*
+ * The edit line (kernel/printk/console.c): the prompt and what has been
+ * typed after it, while the shell waits for input. console_edit_begin
+ * writes the prompt and starts it; console_edit_echo writes the echo of
+ * typed bytes ("\b \b" erases one) and keeps the copy in step;
+ * console_edit_end writes the newline that ends it. Until then, anything
+ * else written goes on lines of its own, and the edit line is written
+ * again after it.
+ */
+void console_edit_begin(const char *prompt);
+void console_edit_echo(const char *s, size_t len);
+void console_edit_end(void);
 
 /* console_input - called by input drivers (interrupt context) with a byte. */
 void console_input(char c);
 
-/* console_input_pending - is there a byte console_getc() would return now? */
+/* console_input_pending - would console_getc() return at once (a byte, or
+ * a kick)? */
 bool console_input_pending(void);
 
 /* Set by the scheduler: how console_getc() waits, and how an input

@@ -2,10 +2,11 @@
 /*
  * kernel/shell/cmd_tasks.c - the shell's task commands (SPEC 7.3):
  *
- *   run DOMAIN PROGRAM [ARGS]   start a task; prints "pid N"
+ *   run DOMAIN PROGRAM [ARGS]   start a task, a job of the shell
+ *                               (kernel/shell/jobs.h); prints "pid N"
  *   ps                          one line per task
  *   kill PID                    kill a task
- *   wait PID                    wait for a task to exit, and reap it
+ *   wait PID                    wait for a task to end
  *
  * DOMAIN is a path under /cgroup ("/cgroup/A"), or one relative to
  * /cgroup ("A", "A/B"); "/cgroup" itself is the root domain.
@@ -21,6 +22,7 @@
 #include "kernel/lib/memparse.h"
 #include "kernel/platform.h"
 #include "kernel/programs/program.h"
+#include "kernel/shell/jobs.h"
 #include "kernel/shell/shell_command.h"
 #include "kernel/task.h"
 #include "kernel/task_ops.h"
@@ -51,6 +53,7 @@ static int cmd_run(int argc, char **argv)
 	char path[CTL_PATH_MAX], arg[TASK_ARG_MAX];
 	const struct program *prog;
 	struct mem_cgroup *memcg;
+	struct job *job;
 	int n, ret;
 
 	if (argc < 3)
@@ -74,7 +77,13 @@ static int cmd_run(int argc, char **argv)
 	ret = cgroupfs_get_domain(path, &memcg);
 	if (ret < 0)
 		return shell_error(ret, "%s is not a domain", path);
-	ret = task_spawn(memcg, prog, arg);
+	job = job_new();
+	if (!job) {
+		mem_cgroup_put(memcg);
+		return shell_error(ENOMEM, "no memory for the job's record");
+	}
+	ret = task_spawn_job(memcg, prog, arg, job_reaped, job);
+	job_started(job, ret);
 	if (ret == -ENOMEM) {
 		mem_cgroup_path(memcg, path, sizeof(path));
 		mem_cgroup_put(memcg);
@@ -104,9 +113,37 @@ static const char *state_name(const struct task *task)
 	}
 }
 
+/* The columns of ps (SPEC 7.3), and the least width of each: a column is
+ * widened to its longest value, so that every line stays aligned. */
+enum { PS_PID, PS_DOMAIN, PS_CPU, PS_STATE, PS_PROG, PS_COLUMNS };
+static const char *const ps_header[PS_COLUMNS] = {
+	"PID", "DOMAIN", "CPU", "STATE", "PROG"};
+static const int ps_min_width[PS_COLUMNS] = {4, 11, 4, 6, 9};
+
+/* ps_row - the first five columns of a task's line, as strings. */
+static void ps_row(struct task *task, char cols[PS_COLUMNS][MEMCG_PATH_MAX])
+{
+	snprintf(cols[PS_PID], MEMCG_PATH_MAX, "%d", task->pid);
+	mem_cgroup_task_path(task, cols[PS_DOMAIN], MEMCG_PATH_MAX);
+	snprintf(cols[PS_CPU], MEMCG_PATH_MAX, "%u", READ_ONCE(task->cpu));
+	snprintf(cols[PS_STATE], MEMCG_PATH_MAX, "%s", state_name(task));
+	snprintf(cols[PS_PROG], MEMCG_PATH_MAX, "%s", task->comm);
+}
+
+/* ps_line - one line: the five columns padded to their widths, WORK last. */
+static void ps_line(char cols[PS_COLUMNS][MEMCG_PATH_MAX],
+		    const int width[PS_COLUMNS], const char *work)
+{
+	printk("%-*s %-*s %-*s %-*s %-*s %s\n", width[0], cols[0], width[1],
+	       cols[1], width[2], cols[2], width[3], cols[3], width[4], cols[4],
+	       work);
+}
+
 static int cmd_ps(int argc, char **argv)
 {
-	char domain[MEMCG_PATH_MAX];
+	static char cols[PS_COLUMNS][MEMCG_PATH_MAX];  /* there is one shell */
+	int width[PS_COLUMNS];
+	char work[24];
 	struct task **tasks;
 	size_t nr;
 
@@ -115,29 +152,63 @@ static int cmd_ps(int argc, char **argv)
 	tasks = task_snapshot(&nr);
 	if (!tasks)
 		return shell_error(ENOMEM, "no memory to list the tasks");
-	printk("PID  DOMAIN      CPU  STATE  PROG      WORK\n");
+	/* Two passes: the widths first. (A task may move to a domain with a
+	 * longer name between the passes: its value then overflows its
+	 * column, but a space still separates it from the next.) */
+	for (int c = 0; c < PS_COLUMNS; c++)
+		width[c] = ps_min_width[c];
 	for (size_t i = 0; i < nr; i++) {
-		struct task *task = tasks[i];
-
-		mem_cgroup_task_path(task, domain, sizeof(domain));
-		printk("%-4d %-11s %-4u %-6s %-9s %llu\n", task->pid, domain,
-		       READ_ONCE(task->cpu), state_name(task), task->comm,
-		       (unsigned long long)task->work);
+		ps_row(tasks[i], cols);
+		for (int c = 0; c < PS_COLUMNS; c++)
+			if ((int)strlen(cols[c]) > width[c])
+				width[c] = (int)strlen(cols[c]);
+	}
+	for (int c = 0; c < PS_COLUMNS; c++)
+		snprintf(cols[c], MEMCG_PATH_MAX, "%s", ps_header[c]);
+	ps_line(cols, width, "WORK");
+	for (size_t i = 0; i < nr; i++) {
+		ps_row(tasks[i], cols);
+		snprintf(work, sizeof(work), "%llu",
+			 (unsigned long long)tasks[i]->work);
+		ps_line(cols, width, work);
 	}
 	task_snapshot_put(tasks, nr);
 	return 0;
 }
 SHELL_COMMAND(ps, "ps", "list the tasks: PID DOMAIN CPU STATE PROG WORK");
 
+/*
+ * parse_pid - argv[1] of kill and wait. Not a number: EINVAL. A number -
+ * decimal digits, however many - that names no task: ESRCH, as kill(2)
+ * says; PIDs at or past PID_MAX name none. Returns 0 with *pid set (then
+ * below PID_MAX), or the error, explained.
+ */
+static int parse_pid(const char *arg, long *pid)
+{
+	bool digits = arg[0] != '\0';
+
+	for (const char *p = arg; *p; p++)
+		if (*p < '0' || *p > '9')
+			digits = false;
+	if (!digits)
+		return shell_error(EINVAL, "'%s' is not a PID", arg);
+	if (parse_int(arg, pid) < 0 || *pid >= PID_MAX)
+		return shell_error(ESRCH, "no task %s (PIDs are below %d)",
+				   arg, PID_MAX);
+	return 0;
+}
+
 /* get_pid_arg - the task named by argv[1], with a reference. */
 static int get_pid_arg(int argc, char **argv, struct task **out)
 {
 	long pid;
+	int ret;
 
 	if (argc != 2)
 		return shell_error(EINVAL, "usage: %s PID", argv[0]);
-	if (parse_int(argv[1], &pid) < 0 || pid < 0 || pid >= PID_MAX)
-		return shell_error(EINVAL, "'%s' is not a PID", argv[1]);
+	ret = parse_pid(argv[1], &pid);
+	if (ret < 0)
+		return ret;
 	*out = task_get((int)pid);
 	if (!*out)
 		return shell_error(ESRCH, "no task %ld", pid);
@@ -160,23 +231,47 @@ static int cmd_kill(int argc, char **argv)
 	task_put(task);
 	return ret;
 }
-SHELL_COMMAND(kill, "kill PID", "kill a task (it stays a zombie until wait)");
+SHELL_COMMAND(kill, "kill PID",
+	      "kill a task; the shell reports its job's end: [pid N killed]");
 
+/*
+ * wait PID: a job of the shell that is still running is waited for, and
+ * then not reported (the wait was the report); one that has ended answers
+ * at once. Any other task (a fork bomb's child) is waited for as well.
+ */
 static int cmd_wait(int argc, char **argv)
 {
 	struct task *task;
-	int pid, ret = get_pid_arg(argc, argv, &task);
+	long pid;
+	int ret;
 
+	if (argc != 2)
+		return shell_error(EINVAL, "usage: wait PID");
+	ret = parse_pid(argv[1], &pid);
 	if (ret < 0)
 		return ret;
-	pid = task->pid;
+	if (job_state(pid) == JOB_ENDED) {
+		job_waited(pid);
+		return 0;
+	}
+	task = task_get((int)pid);
+	if (!task && job_state(pid) != JOB_NONE) {
+		job_waited(pid);  /* a job, reaped since we looked */
+		return 0;
+	}
+	if (!task)
+		return shell_error(ESRCH, "no task %ld", pid);
 	task_put(task);
-	ret = task_wait(pid);
+	ret = task_wait((int)pid);
+	if (ret == -ESRCH && job_state(pid) != JOB_NONE)
+		ret = 0;  /* a job, reaped meanwhile by the reaper */
+	if (ret == 0)
+		job_waited(pid);
 	if (ret == -ESRCH)
-		return shell_error(ESRCH, "no task %d", pid);
+		return shell_error(ESRCH, "no task %ld", pid);
 	if (ret == -EPERM)
-		return shell_error(EPERM, "task %d is a system task: it never "
+		return shell_error(EPERM, "task %ld is a system task: it never "
 				   "exits", pid);
 	return ret;
 }
-SHELL_COMMAND(wait, "wait PID", "wait until a task exits, and reap it");
+SHELL_COMMAND(wait, "wait PID", "wait until a task ends (at once if it has)");

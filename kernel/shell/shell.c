@@ -25,6 +25,7 @@
 #include "kernel/lib/errno_name.h"
 #include "kernel/platform.h"
 #include "kernel/shell/shell.h"
+#include "kernel/shell/jobs.h"
 #include "kernel/shell/shell_command.h"
 #include "kernel/shell/shell_line.h"
 
@@ -196,9 +197,14 @@ out:
 	return ret;
 }
 
+/* prompt - the prompt, starting the console's edit line (a message from
+ * elsewhere is then followed by the prompt again). */
 static void prompt(void)
 {
-	printk("tally:%s# ", shell_cwd_path);
+	char text[CTL_PATH_MAX + 16];
+
+	snprintf(text, sizeof(text), "tally:%s# ", shell_cwd_path);
+	console_edit_begin(text);
 }
 
 /* feed - one input byte; true when a line ended (and was run). */
@@ -217,17 +223,31 @@ static bool feed(int c)
 	return true;
 }
 
+/*
+ * The shell's jobs (kernel/shell/jobs.h) that have ended are reported
+ * before each prompt - those that ended while a command ran - and, while
+ * the shell waits for input, as soon as they end: the reaper kicks the
+ * console (CONSOLE_KICKED), and the console puts the notice on a line of
+ * its own and the prompt and the typed line after it.
+ */
 void shell_run(void)
 {
 	shell_line_reset(&shell_line);
+	jobs_report();
 	prompt();
 	for (;;) {
 		int c = console_getc();
 
+		if (c == CONSOLE_KICKED) {
+			jobs_report();
+			continue;
+		}
 		if (c < 0)
 			return;
-		if (feed(c))
+		if (feed(c)) {
+			jobs_report();
 			prompt();
+		}
 	}
 }
 
@@ -235,6 +255,7 @@ void shell_run_script(const char *const *lines)
 {
 	shell_line_reset(&shell_line);
 	for (; *lines; lines++) {
+		jobs_report();
 		prompt();
 		for (const char *p = *lines; *p; p++)
 			feed((unsigned char)*p);

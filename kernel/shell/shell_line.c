@@ -6,10 +6,15 @@
  * The line is counted past its buffer: a user who types 300 bytes and then
  * erases 50 has a valid 250-byte line, because the first 255 bytes were
  * kept and erasing only moves the count back.
+ *
+ * The echo goes through the console's edit line (kernel/printk/console.h),
+ * which keeps a copy of it: a message printed meanwhile by someone else
+ * is then followed by the prompt and the line as typed so far.
  */
 #include <errno.h>
 
 #include "kernel/platform.h"
+#include "kernel/printk/console.h"
 #include "kernel/shell/shell_line.h"
 
 void shell_line_reset(struct shell_line *line)
@@ -24,7 +29,7 @@ static int end_line(struct shell_line *line)
 {
 	size_t len = line->len;
 
-	printk("\n");
+	console_edit_end();  /* the newline */
 	line->len = 0;
 	if (len > SHELL_LINE_MAX) {
 		line->buf[0] = '\0';
@@ -48,7 +53,7 @@ int shell_line_feed(struct shell_line *line, int c)
 		line->after_cr = false;
 		if (line->len > 0) {
 			line->len--;
-			printk("\b \b");
+			console_edit_echo("\b \b", 3);
 		}
 		return SHELL_LINE_MORE;
 	}
@@ -58,7 +63,9 @@ int shell_line_feed(struct shell_line *line, int c)
 			line->buf[line->len] = (char)c;
 		/* Never wraps: a line that long needs 2^64 bytes of input. */
 		line->len++;
-		printk("%c", c);
+		char echo = (char)c;
+
+		console_edit_echo(&echo, 1);
 	}
 	/* Any other byte is ignored, and does not end a CR LF pair. */
 	return SHELL_LINE_MORE;

@@ -26,7 +26,8 @@ struct shell_line {
 void shell_line_reset(struct shell_line *line);
 
 /*
- * shell_line_feed - take one input byte, and echo it with printk.
+ * shell_line_feed - take one input byte, and echo it on the console's edit
+ * line (console_edit_echo; the ending newline with console_edit_end).
  *
  *  - printable bytes (' ' to '~') are added to the line and echoed;
  *  - backspace (0x08) and delete (0x7f) erase the last byte, echoing

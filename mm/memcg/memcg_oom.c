@@ -4,9 +4,12 @@
  * mem_cgroup_handle_oom, mem_cgroup_out_of_memory, memcg_oom_recover).
  *
  * A user charge that reclaim cannot make room for ends here. The choice
- * is Linux's, simplified: the task of the over-limit domain's subtree
- * that holds the most user memory dies, and the charging task waits for
- * its memory. While a task killed earlier is still on its way out,
+ * is Linux's, simplified: every task of the over-limit domain's subtree
+ * (but system tasks) is a candidate, scored by its user memory plus one
+ * (badness), so that a task holding none yet can be chosen too; the
+ * highest score dies, the youngest task on a tie, and the charging task
+ * waits for its memory. Each kill is counted in the victim's domain
+ * (memory.oom_control's oom_kill). While a task killed earlier is still on its way out,
  * nobody else is killed (Linux: TIF_MEMDIE). With oom_kill_disable the
  * charging task only waits, and memory.oom_control shows under_oom 1,
  * until memory is freed or the limit raised.
@@ -49,10 +52,36 @@ static void memcg_oom_wait(struct mem_cgroup *memcg)
 	__atomic_sub_fetch(&memcg->under_oom, 1, __ATOMIC_RELAXED);
 }
 
+/*
+ * badness - how much killing task would give back: its user pages, plus
+ * one. The one makes every task a candidate, also one that holds no user
+ * memory yet (Linux gives every eligible task a score of at least 1): a
+ * task that is refused its very first page under a limit of 0 must be
+ * killable, or it would wait for ever.
+ */
+static unsigned long badness(const struct task *task)
+{
+	return READ_ONCE(task->user_pages) + 1;
+}
+
+/*
+ * worse - should task be killed rather than the victim chosen so far?
+ * The higher badness loses. On a tie the younger task loses (the later
+ * birth): as Linux, whose scan takes the last of equal scores, and it has
+ * done the least work.
+ */
+static bool worse(const struct task *task, unsigned long points,
+		  const struct task *victim, unsigned long victim_points)
+{
+	if (!victim || points != victim_points)
+		return points > victim_points;
+	return task->birth > victim->birth;
+}
+
 int mem_cgroup_oom(struct mem_cgroup *memcg)
 {
 	struct task *victim = NULL, *task;
-	unsigned long victim_pages = 0;
+	unsigned long victim_points = 0, victim_pages = 0;
 	bool exiting = false;
 	struct mem_cgroup *pos;
 	char path[MEMCG_PATH_MAX];
@@ -66,7 +95,7 @@ int mem_cgroup_oom(struct mem_cgroup *memcg)
 	memcg_tree_lock();
 	for_each_mem_cgroup_tree(pos, memcg) {
 		list_for_each_entry(task, &pos->tasks, memcg_node) {
-			unsigned long pages = READ_ONCE(task->user_pages);
+			unsigned long points;
 
 			if (task->flags & TASK_SYSTEM)
 				continue;
@@ -74,15 +103,20 @@ int mem_cgroup_oom(struct mem_cgroup *memcg)
 				exiting = true;
 				continue;
 			}
-			if (pages > victim_pages) {
+			points = badness(task);
+			if (worse(task, points, victim, victim_points)) {
 				victim = task;
-				victim_pages = pages;
+				victim_points = points;
 			}
 		}
 	}
 	if (!exiting && victim) {
+		victim_pages = victim_points - 1;
 		task_kill(victim);
 		pid = victim->pid;
+		/* Counted where Linux counts it: in the victim's domain. */
+		__atomic_add_fetch(&victim->memcg->oom_kill, 1,
+				   __ATOMIC_RELAXED);
 	}
 	memcg_tree_unlock();
 
@@ -92,7 +126,7 @@ int mem_cgroup_oom(struct mem_cgroup *memcg)
 		return 0;
 	}
 	if (!victim)
-		return -ENOMEM;  /* nothing in the subtree holds user memory */
+		return -ENOMEM;  /* no task in the subtree: nothing to kill */
 
 	mem_cgroup_path(memcg, path, sizeof(path));
 	printk("memcg: %s: out of memory: killed task %d (%lu KiB of user "

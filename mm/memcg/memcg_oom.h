@@ -18,11 +18,13 @@ struct mem_cgroup;
  * mem_cgroup_oom - memcg refused a user charge, and reclaim could not
  * help. With oom_kill_disable, the current task waits (under_oom 1) for
  * memory to be freed or the limit to be raised. Else the task of memcg's
- * subtree with the most user memory is killed (unless one killed before
- * is still on its way out), and the current task waits for it to exit.
+ * subtree with the most user memory is killed - every task is eligible,
+ * also one that holds none yet; on a tie, the youngest - unless one killed
+ * before is still on its way out, and the current task waits for it to
+ * exit. The victim's domain counts the kill (oom_kill).
  *
  * Returns 0: try the charge again; -ENOMEM: give up (the current task is
- * the one killed, or there is nothing to kill).
+ * the one killed, or the subtree has no task to kill).
  */
 int mem_cgroup_oom(struct mem_cgroup *memcg);
 

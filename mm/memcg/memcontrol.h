@@ -103,6 +103,7 @@ struct mem_cgroup {
 	unsigned int nr_tasks;
 
 	int under_oom;  /* tasks waiting in this domain's OOM (atomic) */
+	unsigned long oom_kill;  /* its tasks the OOM killer chose (atomic) */
 
 	/* Statistics of the pages it owns itself, in pages; rss and cache
 	 * under user_memory_lock, kernel_stack atomic. */

@@ -64,7 +64,7 @@ refused('EINVAL',
 	'run /cgroup/A hog -1', 'run /cgroup/A cache 1.0', 'run /cgroup/A kmemhog 1 2',
 	'run /cgroup/A worker x', 'run /cgroup/A worker 0', 'run /cgroup/A stress x',
 	'run /cgroup/A stress 0', 'run /cgroup/A stress 99999',
-	'kill', 'kill x', 'kill 1 2', 'kill -1', 'kill 1x', 'kill 99999',
+	'kill', 'kill x', 'kill 1 2', 'kill -1', 'kill 1x', 'kill +5', 'kill 0x10',
 	'wait', 'wait x', 'wait 1 2', 'wait -5',
 	'ktest a b', 'bench a b', 'stress', 'stress x', 'stress 0', 'stress 1 2',
 	'demo', 'demo x', 'demo start', 'demo watch', 'demo watch /cgroup/A x', 'demo stop',
@@ -74,7 +74,8 @@ refused('ENOENT',
 	'nosuch', 'help nosuch', 'ktest nosuch', 'bench nosuch', 'run /cgroup/A nosuch',
 	'run /cgroup/nonexist spin', 'run nonexist spin', 'run /proc spin',
 	'demo start /cgroup/nonexist', 'locktest order', '> x', 'cgroup.kill');
-refused('ESRCH', 'kill 30000', 'wait 30000');
+refused('ESRCH', 'kill 30000', 'wait 30000', 'kill 99999', 'wait 99999',
+	'kill 99999999999999999999', 'wait 99999999999999999999');
 refused('EPERM', 'kill 1', 'kill 2', 'wait 1', 'wait 2');
 unchanged('bad arguments');
 
@@ -122,7 +123,7 @@ refused('EINVAL',
 refused('ESRCH', 'echo 30000 > /cgroup/A/tasks');
 is($t->file('/proc/sys/debug_check_on_free'), '0', 'debug_check_on_free still 0');
 is($t->file('/proc/fail_page_alloc'), '0', 'fail_page_alloc still 0');
-is($t->file('/cgroup/A/memory.oom_control'), "oom_kill_disable 0\nunder_oom 0", 'oom_control unchanged');
+is($t->file('/cgroup/A/memory.oom_control'), "oom_kill_disable 0\nunder_oom 0\noom_kill 0", 'oom_control unchanged');
 is($t->file('/cgroup/A/memory.stat'), $stat, 'memory.stat unchanged');
 unchanged('bad values');
 
@@ -189,7 +190,7 @@ unchanged('long lines and control bytes');
 
 # --- the end ---------------------------------------------------------------------
 is($t->cmd("kill $pid"), '', 'kill the spin task');
-$t->cmd("wait $pid", 60);
+$t->job_notice($pid, 60);
 is($t->cmd('rmdir /cgroup/A'), '', 'rmdir A');
 is($t->cmd('check'), 'check: ok', 'check: ok');
 unlike($t->output, qr/panic/, 'no panic');

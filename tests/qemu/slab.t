@@ -24,16 +24,6 @@ is($t->prompt(60), '/', 'prompt') or BAIL_OUT('no prompt: ' . $t->transcript);
 # Tally.pm), in seconds.
 my $T = 60;
 
-# ps_row(pid) - [state, work] of a task, or undef.
-sub ps_row {
-	my ($pid) = @_;
-	for (split /\n/, $t->cmd('ps', 60) // '') {
-		my @f = split ' ';
-		return [$f[3], $f[5]] if @f == 6 && $f[0] eq $pid;
-	}
-	return undef;
-}
-
 # slabinfo() - { name => {active, num, objsize, perslab, pages, slabs} }
 # from /proc/slabinfo, or undef if a line is not in Linux's format.
 my $LINE_RE = qr/^(\S+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+) : tunables\s+\d+\s+\d+\s+\d+ : slabdata\s+(\d+)\s+(\d+)\s+\d+$/;
@@ -137,9 +127,11 @@ ok(defined $free0, 'MemFree readable');
 	is($t->cmd('echo 4M > /cgroup/D/memory.kmem.limit_in_bytes'), '', 'kmem limit 4M on /cgroup/D');
 	my $pid = $t->run_pid('D mkdirloop');
 	ok($pid, 'run D mkdirloop');
-	my $row = $t->until_true(120, sub { my $r = ps_row($pid); $r && $r->[0] eq 'Z' ? $r : undef });
-	ok($row, 'mkdirloop stops (exits) at the first ENOMEM');
-	my $made = $row ? $row->[1] : 0;
+	# (Its WORK went with it: the shell reaps its jobs. The directories
+	# it made are counted by the objects they hold.)
+	is($t->job_notice($pid, 120), "[pid $pid exited]", 'mkdirloop stops (exits) at the first ENOMEM');
+	my $si0 = slabinfo();
+	my $made = $si0 && $si0->{'tmpfs_inode(D)'} ? $si0->{'tmpfs_inode(D)'}{active} : 0;
 	cmp_ok($made, '>', 1000, "it made $made directories");
 	my $limit = 4 * 1024 * 1024;
 	my $max = $t->file('/cgroup/D/memory.kmem.max_usage_in_bytes', $T);
@@ -151,8 +143,7 @@ ok(defined $free0, 'MemFree readable');
 	my $si = slabinfo();
 	ok($si && $si->{'tmpfs_inode(D)'} && $si->{'kmalloc-128(D)'},
 		'/proc/slabinfo shows the child caches tmpfs_inode(D) and kmalloc-128(D)');
-	is($si && $si->{'tmpfs_inode(D)'}{active}, $made, 'tmpfs_inode(D): one inode per directory made');
-	is($si && $si->{'kmalloc-128(D)'}{active}, $made, 'kmalloc-128(D): one directory entry per directory made');
+	is($si && $si->{'kmalloc-128(D)'}{active}, $made, 'kmalloc-128(D): one directory entry per inode in tmpfs_inode(D)');
 	is($si && $si->{tmpfs_inode}{active}, 1, 'the root cache holds only /tmp\'s own inode');
 	is($t->cmd('ls /tmp'), 'x', 'ls /tmp: x');
 	is($t->cmd('ls /tmp/x/x/x/x'), 'x', 'the chain goes on: ls /tmp/x/x/x/x');
@@ -167,10 +158,10 @@ ok(defined $free0, 'MemFree readable');
 		. ($free - $mid) . ' kB)');
 	$t->check_ok('at the limit');
 	$t->cmd("kill $e");
-	$t->cmd("wait $e", 30);
+	$t->job_notice($e, 30);
 
 	# removing the domain: it stays dying while its directories exist
-	is($t->cmd("wait $pid", 30), '', 'reap mkdirloop');
+	is($t->cmd("wait $pid", 30), '', 'wait on the reaped mkdirloop answers at once');
 	is($t->cmd('rmdir /cgroup/D'), '', 'rmdir D while its directories hold kernel memory');
 	is($t->dying($T), 1, 'D is dying (nr_dying_descendants 1)');
 	$si = slabinfo();
@@ -188,14 +179,14 @@ ok(defined $free0, 'MemFree readable');
 }
 
 # --- a domain dies while a child cache still holds an object ----------------------
+# A task of Z moved out of it keeps its struct task in task_struct(Z): Z,
+# removed, lingers until the task ends and the shell's job is reaped.
 {
 	$t->cmd('mkdir /cgroup/Z');
 	$t->cmd('echo 8M > /cgroup/Z/memory.kmem.limit_in_bytes');
 	my $pid = $t->run_pid('Z spin');
 	ok($pid, 'a spin task in /cgroup/Z');
-	is($t->cmd("kill $pid"), '', 'kill it: a zombie until waited for');
-	ok($t->until_true(10, sub { my $r = ps_row($pid); $r && $r->[0] eq 'Z' }), 'it is a zombie');
-	ok($t->until_true(10, sub { ($t->stat_of('/cgroup/Z', 'kernel_stack', $T) // 1) == 0 }), 'its stack is freed');
+	is($t->cmd("echo $pid > /cgroup/tasks"), '', 'moved out of Z, to the root');
 	my $si = slabinfo();
 	is($si && $si->{'task_struct(Z)'} && $si->{'task_struct(Z)'}{active}, 1,
 		'its struct task is still in task_struct(Z)');
@@ -204,7 +195,8 @@ ok(defined $free0, 'MemFree readable');
 	is($t->dying($T), 1, 'Z is dying: nr_dying_descendants 1');
 	$t->cmd('sleep 500');
 	is($t->dying($T), 1, 'and stays dying while the object lives');
-	is($t->cmd("wait $pid", 30), '', 'wait: the struct task is freed');
+	is($t->cmd("kill $pid"), '', 'kill the task (no wait)');
+	ok($t->job_notice($pid, 30), 'the shell reaps it: [pid N killed]');
 	ok($t->until_true(10, sub { $t->dying($T) == 0 }), 'Z disappears: nr_dying_descendants 0');
 	$si = slabinfo();
 	ok($si && !$si->{'task_struct(Z)'}, 'task_struct(Z) is gone');
@@ -213,8 +205,9 @@ ok(defined $free0, 'MemFree readable');
 
 # --- a /proc/slabinfo longer than one read ----------------------------------------
 # 24 domains, each with three child caches: a mkdirloop under a 64K kmem
-# limit, in a directory of its own, leaves task_struct(d) (the zombie's
-# struct task), tmpfs_inode(d) and kmalloc-128(d) (its directories). Their
+# limit, in a directory of its own, leaves task_struct(d) (empty once the
+# task is reaped: a child cache stays until its domain goes),
+# tmpfs_inode(d) and kmalloc-128(d) (its directories). Their
 # 72 lines and the root caches' are well past the shell's 8 KiB buffer:
 # cat reads the file in pieces, and every line must be there, once, whole.
 {
@@ -229,20 +222,8 @@ ok(defined $free0, 'MemFree readable');
 		$pid{$d} = $t->run_pid("$d mkdirloop /tmp/$d");
 	}
 	is(scalar(grep { defined } values %pid), $n, "$n mkdirloops, one per domain");
-	# ps_all() - { pid => [state, work] } of every task.
-	my $ps_all = sub {
-		my %r;
-		for (split /\n/, $t->cmd('ps', 60) // '') {
-			my @f = split ' ';
-			$r{$f[0]} = [$f[3], $f[5]] if @f == 6 && $f[0] =~ /^\d+$/;
-		}
-		return \%r;
-	};
-	my $rows = $t->until_true(120, sub {
-		my $r = $ps_all->();
-		(grep { !$r->{$_} || $r->{$_}[0] ne 'Z' } grep { defined } values %pid) ? undef : $r });
-	ok($rows, 'each stops (exits) at its kmem limit');
-	$rows //= {};
+	my $stopped = grep { defined $t->job_notice($_, 120) } grep { defined } values %pid;
+	is($stopped, $n, 'each stops (exits) at its kmem limit');
 
 	my $text = $t->file('/proc/slabinfo', $T);
 	cmp_ok(length $text, '>', 8192, 'slabinfo is longer than 8 KiB (' . length($text) . ' bytes)');
@@ -260,10 +241,10 @@ ok(defined $free0, 'MemFree readable');
 	is(scalar(@missing), 0, "all ${\ (3 * $n)} child caches of the $n domains are listed")
 		or diag('missing: ' . join(' ', @missing));
 	my @wrong = grep {
-		my $w = $pid{$_} && $rows->{$pid{$_}} ? $rows->{$pid{$_}}[1] : -1;
+		my $w = $si && $si->{"kmalloc-128($_)"} ? $si->{"kmalloc-128($_)"}{active} : -1;
 		!($si && $si->{"tmpfs_inode($_)"} && $si->{"tmpfs_inode($_)"}{active} == $w && $w > 0)
 	} @doms;
-	is(scalar(@wrong), 0, 'each tmpfs_inode(d) holds the directories its mkdirloop made')
+	is(scalar(@wrong), 0, 'each tmpfs_inode(d) holds the directories its mkdirloop made (one kmalloc-128(d) entry each)')
 		or diag('wrong: ' . join(' ', @wrong));
 	ok($si && $si->{"task_struct($doms[-1])"} && $si->{'task_struct'},
 		'the root caches are listed too');

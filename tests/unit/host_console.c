@@ -72,10 +72,24 @@ bool console_input_pending(void)
 	return in_pos < in_len;
 }
 
+/* Kicks, as the kernel's console counts them: returned before the end of
+ * input, after the bytes queued. */
+static bool host_kicked;
+
+void console_kick(void)
+{
+	host_kicked = true;
+}
+
 int console_getc(void)
 {
-	if (in_pos == in_len)
+	if (in_pos == in_len) {
+		if (host_kicked) {
+			host_kicked = false;
+			return CONSOLE_KICKED;
+		}
 		return -1;
+	}
 	return (unsigned char)in_buf[in_pos++];
 }
 
@@ -94,13 +108,20 @@ static void host_console_append(const char *s, size_t len)
 	out_buf[out_len] = '\0';
 }
 
+static void host_console_message(const char *s, size_t len);
+
 static void update_hook(void)
 {
-	host_printk_hook = capturing || discarding ? host_console_append : NULL;
+	host_printk_hook = capturing || discarding ? host_console_message
+						   : NULL;
 }
+
+static bool editing;
 
 void host_console_capture(bool on)
 {
+	/* A fresh screen: no edit line left from an earlier shell_run. */
+	editing = false;
 	capturing = on;
 	out_len = 0;
 	if (out_buf)
@@ -121,10 +142,70 @@ const char *host_console_output(void)
 
 void console_write(const char *s, size_t len)
 {
+	host_console_message(s, len);
+}
+
+/* The edit line, as kernel/printk/console.c keeps it: a message written
+ * while it is shown goes on lines of its own, and it is written again. */
+static char edit_buf[640];
+static size_t edit_len;
+
+static void edit_add(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == '\b') {
+			if (edit_len)
+				edit_len--;
+		} else if (s[i] >= ' ' && s[i] <= '~' &&
+			   edit_len < sizeof(edit_buf)) {
+			edit_buf[edit_len++] = s[i];
+		}
+	}
+}
+
+static void host_emit(const char *s, size_t len)
+{
 	if (capturing || discarding)
 		host_console_append(s, len);
 	else
 		fwrite(s, 1, len, stdout);
+}
+
+void console_edit_begin(const char *prompt)
+{
+	edit_len = 0;
+	edit_add(prompt, strlen(prompt));
+	host_emit(prompt, strlen(prompt));
+	editing = true;
+}
+
+void console_edit_echo(const char *s, size_t len)
+{
+	host_emit(s, len);
+	if (editing)
+		edit_add(s, len);
+}
+
+void console_edit_end(void)
+{
+	host_emit("\n", 1);
+	editing = false;
+	edit_len = 0;
+}
+
+/* host_console_message - what console_write does with a message from
+ * elsewhere while the edit line is shown. */
+static void host_console_message(const char *s, size_t len)
+{
+	if (!editing || !len) {
+		host_emit(s, len);
+		return;
+	}
+	host_emit("\n", 1);
+	host_emit(s, len);
+	if (s[len - 1] != '\n')
+		host_emit("\n", 1);
+	host_emit(edit_buf, edit_len);
 }
 
 uint64_t uptime_ms(void)

@@ -86,7 +86,7 @@ static void test_initial_values(void **state)
 	assert_string_equal(read_text("/cgroup/A/memory.failcnt"), "0\n");
 	assert_string_equal(read_text("/cgroup/A/memory.use_hierarchy"), "0\n");
 	assert_string_equal(read_text("/cgroup/A/memory.oom_control"),
-			    "oom_kill_disable 0\nunder_oom 0\n");
+			    "oom_kill_disable 0\nunder_oom 0\noom_kill 0\n");
 	assert_string_equal(read_text("/cgroup/A/tasks"), "");
 	assert_string_equal(read_text("/cgroup/cgroup.stat"),
 			    "nr_domains 2\nnr_dying_descendants 0\n");
@@ -276,10 +276,10 @@ static void test_oom_control_file(void **state)
 {
 	test_write("/cgroup/A/memory.oom_control", "1", 0);
 	assert_string_equal(read_text("/cgroup/A/memory.oom_control"),
-			    "oom_kill_disable 1\nunder_oom 0\n");
+			    "oom_kill_disable 1\nunder_oom 0\noom_kill 0\n");
 	test_write("/cgroup/A/memory.oom_control", "2", -EINVAL);
 	assert_string_equal(read_text("/cgroup/A/memory.oom_control"),
-			    "oom_kill_disable 1\nunder_oom 0\n");
+			    "oom_kill_disable 1\nunder_oom 0\noom_kill 0\n");
 	test_write("/cgroup/A/memory.oom_control", "0", 0);
 }
 

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "kernel/fs/ctlfs.h"
+#include "kernel/shell/jobs.h"
 #include "kernel/shell/shell.h"
 #include "kernel/shell/shell_line.h"
 #include "mm/slab.h"
@@ -468,6 +469,66 @@ static void test_execute(void **state)
 			    "error: ENOENT: unknown command '>' (try help)\n");
 }
 
+/*
+ * A job that ends while the shell waits for input (issue 21): its notice
+ * goes on a line of its own, then the prompt and the half-typed line are
+ * written again; one that ended while a command ran is reported before
+ * that command's prompt; a second report has nothing to say.
+ */
+static void test_job_notice(void **state)
+{
+	struct job *a = job_new(), *b = job_new();
+
+	assert_non_null(a);
+	assert_non_null(b);
+	job_started(a, 7);
+	job_reaped(a, 7, true);   /* kicks the console */
+	assert_int_equal(job_state(7), JOB_ENDED);
+	/* (shell_run starts by reporting what ended before it.) */
+	assert_string_equal(RUN("pw"), "[pid 7 killed]\n" P "pw");
+
+	/* The reaper may report a job before run has its PID. */
+	job_reaped(b, 8, false);
+	job_started(b, 8);
+	assert_string_equal(RUN("pwd\n"), "[pid 8 exited]\n" P "pwd\n/\n" P);
+	assert_string_equal(RUN("pwd\n"), P "pwd\n/\n" P);
+
+	/* A job wait saw end is not reported. */
+	struct job *c = job_new();
+
+	job_started(c, 9);
+	assert_int_equal(job_state(9), JOB_RUNNING);
+	job_reaped(c, 9, false);
+	job_waited(9);
+	assert_string_equal(RUN("\n"), P "\n" P);
+	assert_int_equal(job_state(9), JOB_ENDED);
+	assert_int_equal(job_state(10), JOB_NONE);
+
+	/* A failed start leaves no record. */
+	struct job *d = job_new();
+
+	job_started(d, -ENOMEM);
+	assert_int_equal(jobs_report(), 0);
+}
+
+/* A message from elsewhere while a line is half typed: on a line of its
+ * own, then the prompt and the line again; the line still runs whole. */
+static void test_message_redraw(void **state)
+{
+	host_console_input_clear();
+	host_console_input_str("cd /te");
+	host_console_capture(true);
+	shell_run();
+	printk("memcg: /cgroup/R: out of memory: killed task 3\n");
+	printk("a message without its newline");
+	assert_string_equal(host_console_output(),
+			    P "cd /te\n"
+			    "memcg: /cgroup/R: out of memory: killed task 3\n"
+			    P "cd /te\n"
+			    "a message without its newline\n"
+			    P "cd /te");
+}
+
 /* shell_abspath and paths near the limits */
 static void test_abspath(void **state)
 {
@@ -486,6 +547,7 @@ static void test_abspath(void **state)
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+
 	const struct CMUnitTest tests[] = {
 		T(test_prompt),
 		T(test_line_endings),
@@ -506,6 +568,8 @@ int main(void)
 		T(test_script),
 		T(test_execute),
 		T(test_abspath),
+		T(test_job_notice),
+		T(test_message_redraw),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

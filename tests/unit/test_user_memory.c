@@ -127,6 +127,51 @@ static void test_oom_kills_current(void **state)
 	assert_check_ok();
 }
 
+/*
+ * Issue 21: under a limit of 0 nobody holds user memory, and still a task
+ * is killed - every task scores its user pages plus one. Tied, the
+ * youngest (latest birth) goes: here the task asking, whose charge fails.
+ */
+static void test_oom_kills_task_without_memory(void **state)
+{
+	char buf[128], why[CTL_WHY_MAX];
+
+	t1->birth = 1;
+	t2->birth = 2;
+	test_write("/cgroup/A/memory.limit_in_bytes", "0", 0);
+	assert_int_equal(user_memory_alloc(1, USER_RSS), -ENOMEM);
+	assert_true(host_task_killed(t2));
+	assert_false(host_task_killed(t1));
+	assert_int_equal(host_tasks_killed, 1);
+	assert_true(ctl_read("/cgroup/A/memory.oom_control", buf, sizeof(buf),
+			     why) > 0);
+	assert_string_equal(buf, "oom_kill_disable 0\nunder_oom 0\noom_kill 1\n");
+	assert_check_ok();
+}
+
+static void raise_limit_once_killed(void)
+{
+	if (host_task_killed(t1))
+		test_write("/cgroup/A/memory.limit_in_bytes", "40K", 0);
+}
+
+/* The tie-break the other way: the other task is younger, so it is the
+ * one killed; the task asking waits, and gets its page when the limit
+ * rises. */
+static void test_oom_tie_kills_youngest(void **state)
+{
+	t1->birth = 5;
+	t2->birth = 2;
+	test_write("/cgroup/A/memory.limit_in_bytes", "0", 0);
+	host_oom_wait_hook = raise_limit_once_killed;
+	assert_int_equal(user_memory_alloc(1, USER_RSS), 0);
+	assert_true(host_task_killed(t1));
+	assert_false(host_task_killed(t2));
+	assert_int_equal(user_memory_task_pages(t2), 1);
+	assert_int_equal(A->oom_kill, 1);
+	assert_check_ok();
+}
+
 static int waits_seen;
 
 static void raise_limit(void)
@@ -135,7 +180,7 @@ static void raise_limit(void)
 
 	assert_true(ctl_read("/cgroup/A/memory.oom_control", buf, sizeof(buf),
 			     why) > 0);
-	assert_string_equal(buf, "oom_kill_disable 1\nunder_oom 1\n");
+	assert_string_equal(buf, "oom_kill_disable 1\nunder_oom 1\noom_kill 0\n");
 	if (++waits_seen == 3)
 		test_write("/cgroup/A/memory.limit_in_bytes", "80K", 0);
 }
@@ -155,7 +200,7 @@ static void test_oom_kill_disable_waits(void **state)
 	assert_false(mem_cgroup_under_oom(A));
 	assert_true(ctl_read("/cgroup/A/memory.oom_control", buf, sizeof(buf),
 			     why) > 0);
-	assert_string_equal(buf, "oom_kill_disable 1\nunder_oom 0\n");
+	assert_string_equal(buf, "oom_kill_disable 1\nunder_oom 0\noom_kill 0\n");
 	test_write("/cgroup/A/memory.oom_control", "0", 0);
 }
 
@@ -219,6 +264,8 @@ int main(void)
 		T(test_oom_kills_biggest),
 		T(test_oom_kills_current),
 		T(test_oom_kill_disable_waits),
+		T(test_oom_kills_task_without_memory),
+		T(test_oom_tie_kills_youngest),
 		T(test_move_keeps_charges),
 		T(test_limit_below_usage),
 		T(test_root_not_charged),

@@ -56,6 +56,9 @@ our $PROMPT_RE = qr/(?:^|\n)tally:(\/[^#\n]*)# $/;
 # that prints), and a prompt is never printed with anything on its line.
 our $PROMPT_AT_RE = qr/(?:^|\n)tally:(\/[^#\n]*)# /;
 
+# A job notice of SPEC 7.2, a line of its own.
+our $NOTICE_RE = qr/^\[pid (\d+) (?:exited|killed)\]$/;
+
 # The banner of SPEC 7.1: version, CPUs, memory in MiB.
 our $BANNER_RE = qr/tally (\S+) cpus=(\d+) mem=(\d+)MiB/;
 
@@ -401,6 +404,9 @@ sub wait_for {
 	}
 }
 
+# $t->seen - the output consumed so far by the waits (CR removed).
+sub seen { substr($_[0]->{buf}, 0, $_[0]->{pos}) }
+
 # $t->before - the text that the last successful wait_for skipped.
 sub before { $_[0]->{before} }
 
@@ -484,6 +490,14 @@ sub visible {
 # newline). On timeout or exit: undef / (), and $t->last_ok is false.
 # $t->last_time is the seconds from the end of typing to the prompt,
 # $t->last_echo the echoed line as a terminal shows it.
+#
+# Lines the kernel prints on its own (SPEC 7.2) do not count as output:
+#  - a job notice, "[pid N exited]" or "[pid N killed]", may come before
+#    any prompt: it is left out of the lines returned (see $t->notices);
+#  - a line printed while the shell waits for input is followed by the
+#    prompt again and what had been typed so far. Such a prompt is not the
+#    command's: it is passed over, and the echo after the last one is the
+#    command's (the line typed so far, then the rest of it).
 sub cmd {
 	my ($self, $line, $timeout, $eol) = @_;
 	$self->{last_ok} = 0;
@@ -491,7 +505,28 @@ sub cmd {
 	$self->{last_time} = undef;
 	$self->send_line($line, $eol) or return;
 	my $start = time;
-	my ($cwd) = $self->wait_for($PROMPT_AT_RE, $timeout // 30);
+	my $want = visible($line);
+	my $plain = $line !~ /[\r\n]/;
+	my ($cwd, @lines);
+	while (1) {
+		($cwd) = $self->wait_for($PROMPT_AT_RE, $timeout // 30);
+		last unless defined $cwd;
+		@lines = split /\n/, $self->{before}, -1;
+		my $echo = visible(@lines ? $lines[0] : '');
+		# The echo is a beginning of the line only: the prompt was
+		# printed again after a line from the kernel.
+		next if $plain && $echo ne $want
+			&& substr($want, 0, length $echo) eq $echo;
+		# The whole line was typed when the kernel's line came: the
+		# prompt printed again is followed at once by the line. (When
+		# all the "output" is lines the kernel prints on its own, the
+		# rest of the redrawn line is given a moment to arrive.)
+		my @rest = @lines[1 .. $#lines];
+		my $async = @rest && !grep { !/^(?:memcg: |\[pid \d+ (?:exited|killed)\]$)/ } @rest;
+		next if $plain && length $want
+			&& $self->_redrawn($want, $async ? 0.2 : 0);
+		last;
+	}
 	my $secs = time - $start;
 	push @{$self->{history}}, [$line, defined $cwd ? $secs : undef];
 	if (!defined $cwd) {
@@ -501,11 +536,45 @@ sub cmd {
 	$self->{cwd} = $cwd;
 	$self->{last_time} = $secs;
 	$self->{last_ok} = 1;
-	my @lines = split /\n/, $self->{before}, -1;
 	my $echo = @lines ? shift @lines : '';
+	@lines = grep { !/$NOTICE_RE/ } @lines;
 	$self->{last_echo} = visible($echo);
 	$self->{last_lines} = [@lines];
 	return wantarray ? @lines : join("\n", @lines);
+}
+
+# _redrawn($want, $wait) - whether what follows the prompt just consumed
+# is the typed line again, that is, the prompt was a redrawn one; if
+# nothing follows yet, wait up to $wait seconds for it.
+sub _redrawn {
+	my ($self, $want, $wait) = @_;
+	my $end = time + $wait;
+	while (length($self->{buf}) == $self->{pos} && time < $end) {
+		last unless $self->{alive} || $self->{out};
+		$self->_pump(0.01);
+	}
+	my ($after) = substr($self->{buf}, $self->{pos}) =~ /^([^\n]*)/;
+	$after = visible($after // '');
+	return length($after) && substr($want, 0, length $after) eq $after;
+}
+
+# $t->notices - every job notice printed so far, in order.
+sub notices {
+	my ($self) = @_;
+	return grep { /$NOTICE_RE/ } split /\n/, $self->{buf};
+}
+
+# $t->job_notice($pid, $timeout) - wait for the job notice of $pid (it may
+# have come already); returns the notice line, or undef on timeout.
+sub job_notice {
+	my ($self, $pid, $timeout) = @_;
+	my ($seen) = grep { /^\[pid $pid (?:exited|killed)\]$/ } $self->notices;
+	return $seen if defined $seen;
+	my $got = $self->wait_for(qr/(?:^|\n)\[pid $pid (?:exited|killed)\]\n/, $timeout // 30);
+	return unless defined $got;
+	$got =~ s/^\n//;
+	chomp $got;
+	return $got;
 }
 
 sub last_ok   { $_[0]->{last_ok} }
@@ -567,12 +636,15 @@ sub dying {
 }
 
 # $t->run_pid($args, $timeout) - `run ARGS` (DOMAIN PROGRAM [ARGS]): the
-# PID of the task started, from its answer "pid N"; undef if it printed
-# anything else.
+# PID of the task started, from its answer "pid N" (among the lines the
+# kernel may print meanwhile); undef if there is no such line.
 sub run_pid {
 	my ($self, $args, $timeout) = @_;
-	my $out = $self->cmd("run $args", $timeout);
-	return defined $out && $out =~ /^pid (\d+)$/ ? $1 : undef;
+	my @out = $self->cmd("run $args", $timeout);
+	# (The task may be quick: a line it makes the kernel print - an OOM
+	# kill - can come before run's answer, or after it.)
+	my ($pid) = map { /^pid (\d+)$/ ? $1 : () } @out;
+	return $pid;
 }
 
 # $t->until_true($secs, $sub) - call $sub every 0.2 s until it returns a
