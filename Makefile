@@ -92,7 +92,11 @@ HOST_SRCS := $(sort $(call rwildcard,mm,*.c) \
 	$(filter-out $(HOST_EXCLUDE),$(foreach d,$(HOST_DIRS),$(wildcard $(d)/*.c))) \
 	$(HOST_ALSO)) $(wildcard tests/unit/host_*.c)
 HOST_HEADERS := $(KERNEL_H) $(wildcard tests/unit/*.h)
+# The host chooses its platform stubs here: kernel/platform.h names only the
+# kernel's (arch/x86_64/platform.h), and -include puts the pthread versions
+# in front of every host-compiled file.
 HOST_CFLAGS := -std=gnu11 -g -O1 -I. -DTALLY_HOST -DCONFIG_MEMCG_KMEM \
+	-include tests/unit/host_platform.h \
 	-Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
 	-fsanitize=address,undefined -fno-omit-frame-pointer -pthread
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
