@@ -7,6 +7,8 @@
 #   make shell      boot straight to the prompt
 #   make test       every test; ends with "N passed, N failed"
 #   make bench      benchmarks (section 9 of the spec)
+#   make gdb        boot stopped, waiting for gdb (it prints what to type)
+#   make lint       cppcheck and clang-tidy over the kernel and host sources
 #   make deps       install the Debian packages the other targets need
 #
 # Variables: CPUS (QEMU -smp, default 2), MEM (default 512M), DEBUG=1 for
@@ -129,7 +131,8 @@ need = @for t in $(1); do command -v $$t >/dev/null 2>&1 || { \
 
 DEBIAN_PACKAGES := gcc make binutils qemu-system-x86 grub-pc-bin \
 	grub-efi-amd64-bin grub-common xorriso mtools ovmf newlib-source \
-	libcmocka-dev clang perl gnuplot-nox xz-utils console-setup-linux
+	libcmocka-dev clang perl gnuplot-nox xz-utils console-setup-linux \
+	gdb cppcheck clang-tidy
 deps:
 	@if [ "$$(id -u)" != 0 ]; then SUDO=sudo; fi; \
 	export DEBIAN_FRONTEND=noninteractive; \
@@ -206,9 +209,17 @@ shell: $(ELF)
 run-iso: $(BUILD)/tally.iso
 	$(QEMU) -display none -serial mon:stdio -cdrom $(BUILD)/tally.iso
 
+# make gdb: QEMU starts the kernel stopped (-S) and waits for gdb on
+# GDBPORT; .gdbinit loads the symbols and connects. Breakpoints in the
+# kernel must be hbreak at first (README, "Debugging").
+GDBPORT ?= 1234
+GDB_CMD := gdb $(if $(filter 1234,$(GDBPORT)),,-ex 'set $$tally_gdb_port=$(GDBPORT)' )-x .gdbinit
 gdb: $(ELF)
-	@echo "In another terminal: gdb -x .gdbinit"
-	$(QEMU) -display none -serial mon:stdio -kernel $(ELF) -s -S
+	$(call need,qemu-system-x86_64 gdb)
+	@echo "QEMU is waiting for gdb on localhost:$(GDBPORT). In another terminal, here:"
+	@echo "    $(GDB_CMD)"
+	@echo "then, in gdb:  hbreak kmain  and  continue"
+	$(QEMU) -display none -serial mon:stdio -kernel $(ELF) -gdb tcp:localhost:$(GDBPORT) -S
 
 # --- tests ------------------------------------------------------------------
 # Each host source is compiled once into $(BUILD)/host/obj/, and every unit
