@@ -42,7 +42,7 @@ buf_printf(char *buf, size_t size, int len, const char *fmt, ...)
 	va_end(ap);
 	if (n < 0)
 		return len;
-	if ((size_t)(len + n) >= size)
+	if ((size_t)len + (size_t)n >= size)
 		return size - 1;
 	return len + n;
 }
