@@ -47,13 +47,13 @@ local $ENV{ELF} = $debug_elf;
 
 # Each rule broken on purpose.
 my %rules = (
-	order     => qr/^panic: spin_lock: lock order: CPU \d+ takes kernel\/cmd_locktest\.c:\d+ while holding kernel\/cmd_locktest\.c:\d+, .*\(rule: two locks are always taken in the same order; this is an AB-BA deadlock\)/m,
-	recursive => qr/^panic: spin_lock: recursive locking: CPU \d+ takes kernel\/cmd_locktest\.c:\d+, which it already holds \(rule: a spinlock is not recursive/m,
-	sleep     => qr/^panic: schedule: sleeping while atomic: task \d+ \(shell\) sleeps holding spinlock kernel\/cmd_locktest\.c:\d+ \(rule: a task never sleeps with a spinlock held\)/m,
-	crosscall => qr/^panic: smp_call_function_all: CPU \d+ \(called from 0x[0-9a-f]+\) waits for every other CPU while it holds spinlock kernel\/cmd_locktest\.c:\d+ \(rule: no spinlock is held across a cross-CPU call/m,
+	order     => qr/^panic: spin_lock: lock order: CPU \d+ takes kernel\/shell\/cmd_locktest\.c:\d+ while holding kernel\/shell\/cmd_locktest\.c:\d+, .*\(rule: two locks are always taken in the same order; this is an AB-BA deadlock\)/m,
+	recursive => qr/^panic: spin_lock: recursive locking: CPU \d+ takes kernel\/shell\/cmd_locktest\.c:\d+, which it already holds \(rule: a spinlock is not recursive/m,
+	sleep     => qr/^panic: schedule: sleeping while atomic: task \d+ \(shell\) sleeps holding spinlock kernel\/shell\/cmd_locktest\.c:\d+ \(rule: a task never sleeps with a spinlock held\)/m,
+	crosscall => qr/^panic: smp_call_function_all: CPU \d+ \(called from 0x[0-9a-f]+\) waits for every other CPU while it holds spinlock kernel\/shell\/cmd_locktest\.c:\d+ \(rule: no spinlock is held across a cross-CPU call/m,
 	# A deadlock: the lock named with the CPU that holds it, then where
 	# the panic's NMI found each other CPU.
-	stuck     => qr/^panic: spin_lock: CPU (\d+) has spun 20 s for kernel\/cmd_locktest\.c:\d+, which has not changed hands, held by CPU \1 \(rule: a lock is held only for a moment; this is a deadlock.*\r?\n(?:.*\r?\n)*?cpu \d+ was stopped at:\r?\nbacktrace:\r?\n  ffffffff8[0-9a-f]{7}/m,
+	stuck     => qr/^panic: spin_lock: CPU (\d+) has spun 20 s for kernel\/shell\/cmd_locktest\.c:\d+, which has not changed hands, held by CPU \1 \(rule: a lock is held only for a moment; this is a deadlock.*\r?\n(?:.*\r?\n)*?cpu \d+ was stopped at:\r?\nbacktrace:\r?\n  ffffffff8[0-9a-f]{7}/m,
 );
 for my $rule (sort keys %rules) {
 	my $t = Tally->boot(smp => 2, mem => '128M');
