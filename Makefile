@@ -213,7 +213,8 @@ run-iso: $(BUILD)/tally.iso
 # GDBPORT; .gdbinit loads the symbols and connects. Breakpoints in the
 # kernel must be hbreak at first (README, "Debugging").
 GDBPORT ?= 1234
-GDB_CMD := gdb $(if $(filter 1234,$(GDBPORT)),,-ex 'set $$tally_gdb_port=$(GDBPORT)' )-x .gdbinit
+# (\$$: the line is echoed inside double quotes.)
+GDB_CMD := gdb $(if $(filter 1234,$(GDBPORT)),,-ex 'set \$$tally_gdb_port=$(GDBPORT)' )-x .gdbinit
 gdb: $(ELF)
 	$(call need,qemu-system-x86_64 gdb)
 	@echo "QEMU is waiting for gdb on localhost:$(GDBPORT). In another terminal, here:"

@@ -46,9 +46,19 @@ my $t = Tally->boot(smp => 2, mem => '512M', timeout => 180,
 		    qemu_args => ['-S', '-gdb', "tcp:127.0.0.1:$port"]);
 is($t->drain(1), '', 'with -S the kernel has printed nothing');
 
+# What `make gdb` tells the user to type, for this port: the echo line of
+# its recipe, run by the shell as make would run it, then split into words.
+my ($echo) = grep { /^echo "\s+gdb / } `make --no-print-directory -n gdb GDBPORT=$port 2>/dev/null`;
+my $told = defined $echo ? `$echo` : '';
+$told =~ s/^\s+|\s+$//g;
+is($told, "gdb -ex 'set \$tally_gdb_port=$port' -x .gdbinit",
+   'make gdb prints the gdb command for its port');
+my @told = split /\n/, `sh -c 'for w in "\$@"; do echo "\$w"; done' sh $told`;
+@told = ('gdb', '-ex', "set \$tally_gdb_port=$port", '-x', '.gdbinit')
+	unless @told >= 3 && $told[0] eq 'gdb';
+
 my $scale = Tally::scale();
-my @gdb = ('timeout', 60 * $scale, 'gdb', '-batch', '-nx',
-	   '-ex', "set \$tally_gdb_port=$port", '-x', '.gdbinit');
+my @gdb = ('timeout', 60 * $scale, 'gdb', '-batch', '-nx', @told[1 .. $#told]);
 # .gdbinit loads build/tally.elf; a test run on another image says so.
 push @gdb, '-ex', "file $elf" if $elf ne "$root/build/tally.elf";
 push @gdb, '-ex', 'hbreak kmain', '-ex', 'continue',
