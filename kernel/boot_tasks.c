@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * kernel/boot_tasks.c - after the hardware: the control-file tree, the
- * scheduler, and the shell - a system task; kmain's context becomes the
- * boot CPU's idle task.
+ * kernel/boot_tasks.c - after the hardware: the control-file tree and its
+ * /proc files, the task table, the scheduler, the reaper, the console's
+ * wait queue, and the shell - a system task; kmain's context becomes the
+ * boot CPU's idle task. start_kernel_services() is the order, read from
+ * top to bottom; kmain (kernel/main.c) holds the order before it.
  */
 #include "kernel/boot_tasks.h"
 
@@ -11,18 +13,19 @@
 #include "arch/x86_64/smp.h"
 #include "kernel/cgroup/cgroupfs.h"
 #include "kernel/fs/ctlfs.h"
+#include "kernel/exit.h"
 #include "kernel/fork.h"
 #include "kernel/platform.h"
+#include "kernel/printk/console.h"
 #include "kernel/fs/proc.h"
 #include "kernel/programs/program.h"
 #include "kernel/sched/sched.h"
 #include "kernel/shell/script.h"
 #include "kernel/shell/shell.h"
 #include "kernel/static_key_proc.h"
+#include "kernel/task_table.h"
 #include "kernel/fs/tmpfs.h"
-#include "mm/debug_free.h"
 #include "mm/fail_page.h"
-#include "mm/meminfo.h"
 #include "mm/watermark.h"
 
 /* The shell task: the boot script, then the prompt, for ever. */
@@ -51,16 +54,17 @@ _Noreturn void start_kernel_services(void)
 	proc_init();
 	if (cgroupfs_init() < 0)
 		panic("cgroupfs: cannot create /cgroup");
-	mm_proc_init();
+	proc_mm_init();
 	if (tmpfs_init() < 0)
 		panic("tmpfs: cannot create /tmp");
 	static_key_proc_init();
 	pci_proc_init();
 	xhci_proc_init();
-	debug_free_proc_init();
-	fail_page_proc_init();
 	watermark_init();
-	sched_start();
+	task_table_init();      /* before the first task */
+	sched_start();          /* kmain's context is now the idle task */
+	reaper_start();         /* the first task: frees exited tasks' stacks */
+	console_sleep_on_input();  /* readers sleep on a wait queue from now */
 	if (task_spawn_system(&shell_program, "") < 0)
 		panic("shell: cannot create the shell task");
 	cpu_idle_loop();

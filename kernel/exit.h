@@ -25,7 +25,7 @@ _Noreturn void task_exit(void);
  * scheduler with interrupts off). */
 void reaper_take(struct task *task);
 
-/* reaper_start - create the reaper task (sched_start). */
+/* reaper_start - create the reaper task (start_kernel_services). */
 void reaper_start(void);
 
 /*

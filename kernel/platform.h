@@ -4,9 +4,12 @@
  * kernel/ need from the machine they run on.
  *
  * The same source files are compiled twice: into the kernel (TALLY_KERNEL),
- * where arch/x86_64 provides these primitives, and into host programs
- * (TALLY_HOST: unit tests, fuzzers, sanitizers), where
- * tests/unit/host_platform.{h,c} provides them with pthreads.
+ * where arch/x86_64/platform.h provides these primitives, and into host
+ * programs (TALLY_HOST: unit tests, fuzzers, sanitizers). This header does
+ * not name the host's stubs: the host build chooses them, by putting
+ * -include tests/unit/host_platform.h in HOST_CFLAGS (Makefile), which
+ * places the pthread versions in front of every host-compiled file. So
+ * kernel/ and mm/ never include anything from tests/.
  *
  * What the interface offers (both builds):
  *
@@ -26,7 +29,6 @@
  *   int printk(const char *fmt, ...);     printf-style, to the console
  *   uintptr_t direct_map_offset;          virt = phys + direct_map_offset
  *   void smp_call_function_all(void (*fn)(void *), void *arg);
-void smp_call_function_poll(void);
  *                                         run fn(arg) on every CPU (this one
  *                                         included) and wait for all
  *   void smp_call_function_poll(void);    run the function another CPU's
@@ -60,9 +62,7 @@ struct task;
 extern unsigned int nr_cpus;
 extern uintptr_t direct_map_offset;
 
-#ifdef TALLY_HOST
-#include "tests/unit/host_platform.h"
-#else
+#ifndef TALLY_HOST
 #include "arch/x86_64/platform.h"
 #endif
 

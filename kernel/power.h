@@ -12,4 +12,9 @@ _Noreturn void machine_poweroff(void);
 /* machine_exit - exit QEMU with status 2*value+1 (isa-debug-exit). */
 _Noreturn void machine_exit(int value);
 
+/* machine_reboot - restart the machine: the ACPI reset register, else the
+ * keyboard controller's reset line, else a triple fault. The shell's
+ * reboot command calls it (kernel/shell/shell_builtins.c). */
+_Noreturn void machine_reboot(void);
+
 #endif

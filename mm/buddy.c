@@ -115,19 +115,17 @@ static inline bool page_is_buddy(uint64_t buddy_pfn, unsigned int order,
 }
 
 /*
- * Freeing function for a buddy system allocator.
+ * __free_one_page - give a block back to the buddy allocator, joining it
+ * with its free neighbours into ever larger blocks.
  *
- * The concept of a buddy system is to maintain direct-mapped table
- * (containing bit values) for memory blocks of various "orders".
- * The bottom level table contains the map for the smallest allocatable
- * units of memory (here, pages), and each level above it describes
- * pairs of units from the levels below, hence, "buddies".
- * At a high level, all that happens here is marking the table entry
- * at the bottom level available, and propagating the changes upward
- * as necessary, plus some accounting needed to play nicely with other
- * parts of the VM system.
+ * The idea, as the textbooks first drew it: memory is cut into blocks
+ * whose sizes are powers of two pages ("orders"). Two neighbouring blocks
+ * of one order that together make an aligned block of the next order are
+ * each other's buddy. The early designs kept a bitmap per order, one bit
+ * per pair of buddies, and a free flipped a bit at the lowest order and
+ * climbed for as long as both halves of a pair were free.
  *
- * In tally, as in Linux, there is no table: a free block is represented by
+ * In tally, as in Linux, there is no bitmap: a free block is represented by
  * its first page, which has PG_buddy set and its order in page->order, and
  * is on the free list of that order. A block of order n starts at a frame
  * number (pfn) that is a multiple of 2^n, and its buddy is the block of the

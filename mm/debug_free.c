@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "kernel/fs/ctlfs.h"
 #include "kernel/platform.h"
 
 /* Off until /proc/sys/debug_check_on_free says 1 (or a test takes it). */
@@ -68,18 +67,18 @@ void debug_check_free_block(const char *who, const struct page *page,
 		      who, (unsigned long)pfn);
 }
 
-/* --- /proc/sys/debug_check_on_free ----------------------------------------- */
+/* --- what /proc/sys/debug_check_on_free reads and writes ------------------ */
 
-/* Whether the file holds a reference on the key (under the tree lock, as
- * all handlers run). */
+/* Whether the file holds a reference on the key (the control tree runs
+ * one handler at a time, under its lock). */
 static bool proc_on;
 
-static int check_on_free_read(struct ctl_node *file, char *buf, size_t size)
+int debug_free_show(char *buf, size_t size)
 {
 	return snprintf(buf, size, "%d\n", proc_on ? 1 : 0);
 }
 
-static int check_on_free_write(struct ctl_node *file, const char *value)
+int debug_free_write(const char *value)
 {
 	bool on;
 
@@ -88,8 +87,7 @@ static int check_on_free_write(struct ctl_node *file, const char *value)
 	else if (!strcmp(value, "0"))
 		on = false;
 	else
-		return ctl_error(EINVAL, "write 1 (check every freed block) "
-				 "or 0 (do not)");
+		return -EINVAL;
 	if (on == proc_on)
 		return 0;
 	if (on)
@@ -98,28 +96,4 @@ static int check_on_free_write(struct ctl_node *file, const char *value)
 		static_key_slow_dec(&debug_check_on_free_key);
 	proc_on = on;
 	return 0;
-}
-
-static const struct ctl_ops check_on_free_ops = {
-	.read = check_on_free_read,
-	.write = check_on_free_write,
-};
-
-void debug_free_proc_init(void)
-{
-	struct ctl_node *sys;
-
-	if (ctl_lookup(ctl_root(), "/proc/sys", &sys) < 0) {
-		struct ctl_node *proc;
-
-		if (ctl_lookup(ctl_root(), "/proc", &proc) < 0)
-			panic("debug_free_proc_init: /proc is missing");
-		sys = ctl_create_dir(proc, "sys", NULL, NULL);
-		if (!sys)
-			panic("debug_free_proc_init: cannot create /proc/sys");
-	}
-	if (!ctl_create_file(sys, "debug_check_on_free", &check_on_free_ops,
-			     NULL))
-		panic("debug_free_proc_init: cannot create "
-		      "/proc/sys/debug_check_on_free");
 }

@@ -13,6 +13,8 @@
 #ifndef MM_DEBUG_FREE_H
 #define MM_DEBUG_FREE_H
 
+#include <stddef.h>
+
 #include "kernel/static_key.h"
 #include "mm/page.h"
 
@@ -54,8 +56,15 @@ static inline bool debug_check_on_free(void)
 void debug_check_free_block(const char *who, const struct page *page,
 			    unsigned int order);
 
-/* debug_free_proc_init - add /proc/sys/debug_check_on_free ("0" or "1";
- * write 1 or 0). /proc must exist; /proc/sys is made if missing. */
-void debug_free_proc_init(void);
+/*
+ * debug_free_show/debug_free_write - the contents of
+ * /proc/sys/debug_check_on_free (kernel/fs/proc_mm.c makes the file):
+ * show prints "0\n" or "1\n" into buf (at most size bytes with the NUL)
+ * and returns the length; write takes "1" (the file takes a reference on
+ * debug_check_on_free_key, once) or "0" (gives it back), and returns 0 or
+ * -EINVAL for anything else.
+ */
+int debug_free_show(char *buf, size_t size);
+int debug_free_write(const char *value);
 
 #endif

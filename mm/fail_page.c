@@ -26,7 +26,6 @@
 #include <string.h>
 
 #include "kernel/lib/cmdline.h"
-#include "kernel/fs/ctlfs.h"
 
 unsigned long fail_page_interval;
 /* Allocations seen while injection is on, and failures injected. */
@@ -75,51 +74,26 @@ int fail_page_parse(const char *text, unsigned long *interval)
 	return 0;
 }
 
-/* --- /proc/fail_page_alloc ---------------------------------------------- */
+/* --- what /proc/fail_page_alloc and /proc/fail_page_injected hold ------- */
 
-static int fail_page_read(struct ctl_node *file, char *buf, size_t size)
+int fail_page_show(char *buf, size_t size)
 {
 	return snprintf(buf, size, "%lu\n", READ_ONCE(fail_page_interval));
 }
 
-static int fail_page_injected_read(struct ctl_node *file, char *buf,
-				   size_t size)
+int fail_page_injected_show(char *buf, size_t size)
 {
 	return snprintf(buf, size, "%lu\n", fail_page_injected());
 }
 
-static int fail_page_write(struct ctl_node *file, const char *value)
+int fail_page_write(const char *value)
 {
 	unsigned long interval;
 
 	if (fail_page_parse(value, &interval) < 0)
-		return ctl_error(EINVAL, "write N (every Nth page allocation "
-				 "fails, N <= %lu) or 0 (off)", FAIL_PAGE_MAX);
+		return -EINVAL;
 	fail_page_set(interval);
 	return 0;
-}
-
-static const struct ctl_ops fail_page_ops = {
-	.read = fail_page_read,
-	.write = fail_page_write,
-};
-
-static const struct ctl_ops fail_page_injected_ops = {
-	.read = fail_page_injected_read,
-};
-
-void fail_page_proc_init(void)
-{
-	struct ctl_node *proc;
-
-	if (ctl_lookup(ctl_root(), "/proc", &proc) < 0)
-		panic("fail_page_proc_init: /proc is missing");
-	if (!ctl_create_file(proc, "fail_page_alloc", &fail_page_ops, NULL))
-		panic("fail_page_proc_init: cannot create /proc/fail_page_alloc");
-	if (!ctl_create_file(proc, "fail_page_injected",
-			     &fail_page_injected_ops, NULL))
-		panic("fail_page_proc_init: cannot create "
-		      "/proc/fail_page_injected");
 }
 
 void fail_page_apply_cmdline(void)

@@ -44,9 +44,17 @@ unsigned long fail_page_injected(void);
 #define FAIL_PAGE_MAX 1000000000ul
 int fail_page_parse(const char *text, unsigned long *interval);
 
-/* fail_page_proc_init - create /proc/fail_page_alloc and
- * /proc/fail_page_injected. */
-void fail_page_proc_init(void);
+/*
+ * The text of /proc/fail_page_alloc and /proc/fail_page_injected
+ * (kernel/fs/proc_mm.c makes the files): fail_page_show prints the
+ * interval, fail_page_injected_show the count of injected failures, each
+ * as "N\n" into buf (at most size bytes with the NUL), and return the
+ * length; fail_page_write takes an interval as fail_page_parse reads it
+ * and sets it, returning 0, or -EINVAL with nothing changed.
+ */
+int fail_page_show(char *buf, size_t size);
+int fail_page_injected_show(char *buf, size_t size);
+int fail_page_write(const char *value);
 
 /* fail_page_apply_cmdline - apply failpage=N from the command line. Called
  * once the kernel's own start-up allocations, which have no way to fail,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * mm/meminfo.c - /proc/meminfo and /proc/buddyinfo: how much memory there
+ * mm/meminfo.c - the text of /proc/meminfo and /proc/buddyinfo (the files
+ * themselves are made in kernel/fs/proc_mm.c): how much memory there
  * is, how much is free, and how fragmented the free memory is.
  *
  * MemFree counts the buddy allocator's free lists and the per-CPU lists
@@ -24,10 +25,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "kernel/fs/ctlfs.h"
 #include "mm/buddy.h"
 #include "mm/slab.h"
-#include "mm/slabinfo.h"
 
 /* Append to buf at *len, never past size; returns the new length. */
 static int __attribute__((format(printf, 4, 5)))
@@ -43,7 +42,7 @@ buf_printf(char *buf, size_t size, int len, const char *fmt, ...)
 	va_end(ap);
 	if (n < 0)
 		return len;
-	if ((size_t)(len + n) >= size)
+	if ((size_t)len + (size_t)n >= size)
 		return size - 1;
 	return len + n;
 }
@@ -132,38 +131,4 @@ int numa_show(char *buf, size_t size)
 					 (20 - PAGE_SHIFT));
 	}
 	return len;
-}
-
-static int meminfo_read(struct ctl_node *file, char *buf, size_t size)
-{
-	return meminfo_show(buf, size);
-}
-
-static int buddyinfo_read(struct ctl_node *file, char *buf, size_t size)
-{
-	return buddyinfo_show(buf, size);
-}
-
-static int numa_read(struct ctl_node *file, char *buf, size_t size)
-{
-	return numa_show(buf, size);
-}
-
-static const struct ctl_ops meminfo_ops = {.read = meminfo_read};
-static const struct ctl_ops buddyinfo_ops = {.read = buddyinfo_read};
-static const struct ctl_ops numa_ops = {.read = numa_read};
-
-void mm_proc_init(void)
-{
-	struct ctl_node *proc;
-
-	if (ctl_lookup(ctl_root(), "/proc", &proc) != 0) {
-		printk("mm: /proc does not exist: no meminfo, buddyinfo\n");
-		return;
-	}
-	if (!ctl_create_file(proc, "meminfo", &meminfo_ops, NULL) ||
-	    !ctl_create_file(proc, "buddyinfo", &buddyinfo_ops, NULL) ||
-	    !ctl_create_file(proc, "numa", &numa_ops, NULL))
-		printk("mm: cannot create /proc/meminfo, buddyinfo, numa\n");
-	slabinfo_proc_init(proc);
 }

@@ -45,8 +45,4 @@ int buddyinfo_show(char *buf, size_t size);
  */
 int numa_show(char *buf, size_t size);
 
-/* mm_proc_init - create /proc/meminfo, /proc/buddyinfo and /proc/numa
- * (/proc must exist). */
-void mm_proc_init(void);
-
 #endif

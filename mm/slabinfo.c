@@ -15,9 +15,7 @@
  */
 #include "mm/slabinfo.h"
 
-#include <stdio.h>
-
-#include "kernel/fs/ctlfs.h"
+#include "kernel/lib/emit.h"
 #include "mm/slab.h"
 
 static const char slabinfo_header[] =
@@ -26,17 +24,11 @@ static const char slabinfo_header[] =
 	"<pagesperslab> : tunables <limit> <batchcount> <sharedfactor> : "
 	"slabdata <active_slabs> <num_slabs> <sharedavail>\n";
 
-/*
- * slabinfo_print - every record of /proc/slabinfo: the header (one record
- * of two lines), then a line per cache. However many domains there are,
- * the file is read whole, a piece at a time (kernel/fs/ctlfs.h, "Long
- * files"): a line is formatted only for the piece that keeps it.
- */
-static void slabinfo_print(struct ctl_seq *seq)
+void slabinfo_print(const struct emitter *out)
 {
 	struct kmem_cache *c;
 
-	if (!ctl_seq_printf(seq, "%s", slabinfo_header))
+	if (!emitf(out, "%s", slabinfo_header))
 		return;
 	/* Under slab_caches_lock, a child cache cannot be destroyed while
 	 * its line is printed. */
@@ -45,13 +37,11 @@ static void slabinfo_print(struct ctl_seq *seq)
 		struct slabinfo info;
 
 		get_slabinfo(c, &info);
-		if (!ctl_seq_printf(seq, "%-17s %6lu %6lu %6u %4u %4u : "
-				    "tunables %4u %4u %4u : slabdata %6lu "
-				    "%6lu %6lu\n",
-				    c->name, info.active_objs, info.num_objs,
-				    info.objsize, info.objperslab,
-				    info.pagesperslab, 0u, 0u, 0u,
-				    info.active_slabs, info.num_slabs, 0ul))
+		if (!emitf(out, "%-17s %6lu %6lu %6u %4u %4u : "
+			   "tunables %4u %4u %4u : slabdata %6lu %6lu %6lu\n",
+			   c->name, info.active_objs, info.num_objs,
+			   info.objsize, info.objperslab, info.pagesperslab,
+			   0u, 0u, 0u, info.active_slabs, info.num_slabs, 0ul))
 			break;
 	}
 	spin_unlock(&slab_caches_lock);
@@ -59,23 +49,9 @@ static void slabinfo_print(struct ctl_seq *seq)
 
 int slabinfo_show(char *buf, size_t size)
 {
-	struct ctl_seq seq;
+	struct emit_buf eb;
+	struct emitter out = emit_buf_init(&eb, buf, size);
 
-	ctl_seq_init(&seq, buf, size, 0);
-	slabinfo_print(&seq);
-	return (int)seq.len;
-}
-
-static int slabinfo_seq_show(struct ctl_node *file, struct ctl_seq *seq)
-{
-	slabinfo_print(seq);
-	return 0;
-}
-
-static const struct ctl_ops slabinfo_ops = {.show = slabinfo_seq_show};
-
-void slabinfo_proc_init(struct ctl_node *proc)
-{
-	if (!ctl_create_file(proc, "slabinfo", &slabinfo_ops, NULL))
-		printk("mm: cannot create /proc/slabinfo\n");
+	slabinfo_print(&out);
+	return (int)eb.len;
 }

@@ -17,8 +17,13 @@
  */
 int slabinfo_show(char *buf, size_t size);
 
-/* slabinfo_proc_init - create /proc/slabinfo (proc: the /proc node). */
-struct ctl_node;
-void slabinfo_proc_init(struct ctl_node *proc);
+/*
+ * slabinfo_print - every record of /proc/slabinfo to out: the header (one
+ * record of two lines), then a line per cache; stops early if out wants no
+ * more. However many domains there are, kernel/fs/proc_mm.c serves the
+ * file a piece at a time with it (kernel/fs/ctlfs.h, "Long files").
+ */
+struct emitter;
+void slabinfo_print(const struct emitter *out);
 
 #endif

@@ -11,12 +11,9 @@
  */
 #include "kernel/power.h"
 
-#include <errno.h>
-
 #include "arch/x86_64/acpi/acpi_power.h"
 #include "arch/x86_64/io.h"
 #include "kernel/platform.h"
-#include "kernel/shell/shell_command.h"
 
 #define DEBUG_EXIT_PORT 0xf4
 
@@ -41,9 +38,9 @@ _Noreturn void machine_poweroff(void)
 	halt_forever();
 }
 
-/* machine_reboot - restart: ACPI reset register, then the 8042's reset
- * line, then a triple fault (an empty IDT and an exception). */
-static _Noreturn void machine_reboot(void)
+/* Tried in order: ACPI's reset register, the 8042's reset line, and last
+ * a triple fault (an empty IDT, then an exception). */
+_Noreturn void machine_reboot(void)
 {
 	acpi_reboot();
 	for (int i = 0; i < 100000 && (inb(0x64) & 0x02); i++)
@@ -56,11 +53,3 @@ static _Noreturn void machine_reboot(void)
 	__asm__ volatile("lidt %0\n\tint3" ::"m"(no_idt));
 	halt_forever();
 }
-
-static int cmd_reboot(int argc, char **argv)
-{
-	if (argc != 1)
-		return shell_error(EINVAL, "reboot takes no argument");
-	machine_reboot();
-}
-SHELL_COMMAND(reboot, "reboot", "restart the machine");

@@ -27,7 +27,11 @@
 #include "mm/memcg/memcg_oom.h"
 #include "mm/memcg/memcg_stat.h"
 #include "mm/memcg/memcontrol.h"
+#include "mm/page.h"
 #include "mm/slab.h"
+
+_Static_assert(MEMPARSE_ALIGN == PAGE_SIZE,
+	       "memparse_size must round limits to whole pages");
 
 static struct mem_cgroup *file_memcg(struct ctl_node *file)
 {

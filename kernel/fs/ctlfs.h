@@ -30,9 +30,11 @@
 #ifndef KERNEL_CTLFS_H
 #define KERNEL_CTLFS_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "kernel/lib/emit.h"
 #include "mm/gfp.h"
 
 struct ctl_node;
@@ -212,5 +214,13 @@ void ctl_seq_init(struct ctl_seq *seq, char *buf, size_t size, size_t start);
  */
 bool ctl_seq_printf(struct ctl_seq *seq, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* ctl_seq_vprintf - ctl_seq_printf with a va_list. */
+bool ctl_seq_vprintf(struct ctl_seq *seq, const char *fmt, va_list ap);
+
+/* ctl_seq_emitter - seq as a struct emitter (kernel/lib/emit.h), for a
+ * printer that lives outside kernel/fs (mm/slabinfo.c, the scheduler):
+ * each emitf() is one ctl_seq_printf(). */
+struct emitter ctl_seq_emitter(struct ctl_seq *seq);
 
 #endif

@@ -81,9 +81,10 @@ static int resolve(const char *path, size_t len, struct ctl_node **out)
 	return ret;
 }
 
-/* resolve_path - resolve a whole, non-empty path. */
+/* resolve_path - resolve a whole, non-empty path (*out is NULL on failure). */
 static int resolve_path(const char *path, struct ctl_node **out)
 {
+	*out = NULL;
 	if (!path || !*path)
 		return ctl_error(ENOENT, "no path given");
 	return resolve(path, strlen(path), out);

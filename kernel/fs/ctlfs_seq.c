@@ -34,10 +34,9 @@ void ctl_seq_init(struct ctl_seq *seq, char *buf, size_t size, size_t start)
 		buf[0] = '\0';
 }
 
-bool ctl_seq_printf(struct ctl_seq *seq, const char *fmt, ...)
+bool ctl_seq_vprintf(struct ctl_seq *seq, const char *fmt, va_list ap)
 {
 	size_t room = seq->size - seq->len;
-	va_list ap;
 	int n;
 
 	if (seq->full)
@@ -46,9 +45,7 @@ bool ctl_seq_printf(struct ctl_seq *seq, const char *fmt, ...)
 		seq->index++;
 		return true;
 	}
-	va_start(ap, fmt);
 	n = vsnprintf(seq->buf + seq->len, room, fmt, ap);
-	va_end(ap);
 	if (n >= 0 && (size_t)n < room) {
 		seq->len += n;
 		seq->index++;
@@ -62,4 +59,25 @@ bool ctl_seq_printf(struct ctl_seq *seq, const char *fmt, ...)
 	seq->buf[seq->len] = '\0';  /* only whole records before it */
 	seq->full = true;
 	return false;
+}
+
+bool ctl_seq_printf(struct ctl_seq *seq, const char *fmt, ...)
+{
+	va_list ap;
+	bool kept;
+
+	va_start(ap, fmt);
+	kept = ctl_seq_vprintf(seq, fmt, ap);
+	va_end(ap);
+	return kept;
+}
+
+static bool seq_vemit(void *ctx, const char *fmt, va_list ap)
+{
+	return ctl_seq_vprintf(ctx, fmt, ap);
+}
+
+struct emitter ctl_seq_emitter(struct ctl_seq *seq)
+{
+	return (struct emitter){.vemit = seq_vemit, .ctx = seq};
 }

@@ -43,7 +43,7 @@ static int cmd_ktest(int argc, char **argv)
 
 	printk("KTAP version 1\n1..%d\n", planned);
 	section_table_for_each(const struct ktest_case, ktests, c) {
-		if (only ? strcmp(c->name, only) : is_panic_case(c))
+		if (only ? strcmp(c->name, only) != 0 : is_panic_case(c))
 			continue;
 		struct ktest t = {.name = c->name, .failures = 0};
 		c->fn(&t);

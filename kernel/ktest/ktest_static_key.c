@@ -361,7 +361,7 @@ KTEST(static_key_debug_check_on_free);
 
 static uint64_t order0_cycles(void)
 {
-	uint64_t samples[COST_ROUNDS];
+	uint64_t samples[COST_ROUNDS] = {0};  /* each is set below */
 	unsigned long flags = local_irq_save();
 
 	for (int r = -10; r < COST_ROUNDS; r++) {  /* 10 warm-up rounds */

@@ -14,11 +14,6 @@ void cmdline_set(const char *line)
 	cmdline[sizeof(cmdline) - 1] = 0;
 }
 
-const char *cmdline_get(void)
-{
-	return cmdline;
-}
-
 /* find_word - the start of the word named key (followed by '=', space or
  * the end), or NULL. */
 static const char *find_word(const char *key)
@@ -49,9 +44,4 @@ bool cmdline_value(const char *key, char *buf, size_t size)
 	}
 	buf[n] = 0;
 	return true;
-}
-
-bool cmdline_flag(const char *word)
-{
-	return find_word(word) != NULL;
 }

@@ -12,9 +12,5 @@
 void cmdline_set(const char *line);
 /* cmdline_value - copy the value of key=value into buf; false if absent. */
 bool cmdline_value(const char *key, char *buf, size_t size);
-/* cmdline_flag - is the bare word (or word=...) present? */
-bool cmdline_flag(const char *word);
-/* cmdline_get - the whole command line. */
-const char *cmdline_get(void);
 
 #endif

@@ -13,10 +13,9 @@
 #include <string.h>
 
 #include "kernel/lib/memparse.h"
-#include "mm/page.h"
 
 /* The largest page multiple that is a valid size: 0x7ffffffffffff000. */
-#define SIZE_MAX_ALIGNED (SIZE_UNLIMITED & ~(uint64_t)(PAGE_SIZE - 1))
+#define SIZE_MAX_ALIGNED (SIZE_UNLIMITED & ~(uint64_t)(MEMPARSE_ALIGN - 1))
 
 /* digit_value - the value of c as a digit in base (10 or 16), or -1. */
 static int digit_value(char c, unsigned int base)
@@ -88,7 +87,7 @@ int memparse_size(const char *s, uint64_t *bytes)
 	if (v > SIZE_MAX_ALIGNED)
 		*bytes = SIZE_UNLIMITED;
 	else
-		*bytes = (v + PAGE_SIZE - 1) & ~(uint64_t)(PAGE_SIZE - 1);
+		*bytes = (v + MEMPARSE_ALIGN - 1) & ~(uint64_t)(MEMPARSE_ALIGN - 1);
 	return 0;
 }
 

@@ -28,6 +28,11 @@
 
 #include <stdint.h>
 
+/* What sizes are rounded up to: the page size. kernel/lib does not use
+ * mm/, so the number is written here; kernel/cgroup/cgroupfs.c, which
+ * hands the sizes to mm/, checks at compile time that it is PAGE_SIZE. */
+#define MEMPARSE_ALIGN 4096u
+
 /* The value of an unlimited counter; reads back as 9223372036854775807. */
 #define SIZE_UNLIMITED ((uint64_t)INT64_MAX)
 

@@ -28,6 +28,7 @@
 #include "arch/x86_64/drivers/vga.h"
 #include "kernel/panic.h"
 #include "kernel/locking/spinlock.h"
+#include "kernel/sched/wait.h"
 
 static spinlock_t console_lock = SPINLOCK_INIT;
 
@@ -44,9 +45,9 @@ static volatile bool kicked;
 static char input_ring[INPUT_SIZE];
 static volatile unsigned int input_head, input_tail;  /* head: next write */
 
-/* console_wait_hook - how a reader waits for input; the scheduler installs
- * one that sleeps on a wait queue. Before that the CPU halts until the next
- * interrupt. */
+/* console_wait_hook - how a reader waits for input: once tasks exist,
+ * console_sleep_on_input() installs one that sleeps on a wait queue.
+ * Before that the CPU halts until the next interrupt. */
 void (*console_wait_hook)(void);
 /* console_wake_hook - called (interrupt context) when input arrived. */
 void (*console_wake_hook)(void);
@@ -179,4 +180,22 @@ int console_getc(void)
 	__atomic_store_n(&input_tail, (input_tail + 1) % INPUT_SIZE,
 			 __ATOMIC_RELEASE);
 	return (unsigned char)c;
+}
+
+static DECLARE_WAIT_QUEUE_HEAD(console_wq);
+
+static void console_sleep(void)
+{
+	wait_event(&console_wq, console_input_pending());
+}
+
+static void console_wake(void)
+{
+	wake_up_all(&console_wq);
+}
+
+void console_sleep_on_input(void)
+{
+	console_wait_hook = console_sleep;
+	console_wake_hook = console_wake;
 }

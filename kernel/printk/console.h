@@ -46,9 +46,14 @@ void console_input(char c);
  * a kick)? */
 bool console_input_pending(void);
 
-/* Set by the scheduler: how console_getc() waits, and how an input
- * interrupt wakes the waiter. NULL: halt until the next interrupt. */
+/* How console_getc() waits, and how an input interrupt wakes the waiter.
+ * NULL: halt until the next interrupt. */
 extern void (*console_wait_hook)(void);
 extern void (*console_wake_hook)(void);
+
+/* console_sleep_on_input - from now on a reader waiting for input sleeps
+ * on a wait queue that input wakes. Called once the scheduler runs
+ * (kernel/boot_tasks.c). */
+void console_sleep_on_input(void);
 
 #endif

@@ -36,9 +36,6 @@ struct program {
 /* program_find - the built-in program called name, or NULL. */
 const struct program *program_find(const char *name);
 
-/* program_list - the built-in programs: *nr entries. */
-const struct program *program_list(unsigned int *nr);
-
 /* --- entering and leaving the kernel ----------------------------------------- */
 
 _Noreturn void task_exit(void);

@@ -199,9 +199,3 @@ const struct program *program_find(const char *name)
 			return &programs[i];
 	return NULL;
 }
-
-const struct program *program_list(unsigned int *nr)
-{
-	*nr = ARRAY_SIZE(programs);
-	return programs;
-}

@@ -29,8 +29,7 @@
 #include "arch/x86_64/apic/lapic.h"
 #include "arch/x86_64/smp.h"
 #include "arch/x86_64/trap.h"
-#include "kernel/printk/console.h"
-#include "kernel/fs/ctlfs.h"
+#include "kernel/lib/emit.h"
 #include "kernel/exit.h"
 #include "kernel/panic.h"
 #include "kernel/platform.h"
@@ -549,28 +548,15 @@ _Noreturn void cpu_idle_loop(void)
 	}
 }
 
-/* --- the console waits on a wait queue ------------------------------------------- */
-
-static DECLARE_WAIT_QUEUE_HEAD(console_wq);
-
-static void console_sleep(void)
-{
-	wait_event(&console_wq, console_input_pending());
-}
-
-static void console_wake(void)
-{
-	wake_up_all(&console_wq);
-}
-
 /*
- * /proc/sched - one line per CPU: its runnable tasks, its load as the
- * balancer weighs it (1000 = one domain's worth), context switches, tasks
- * it pulled from other CPUs, and ticks it spent idle. A line is up to
- * ~140 bytes with 64 CPUs' counters at their widest, past one 8 KiB read:
- * so a show handler, read in pieces of whole lines (kernel/fs/ctlfs.h).
+ * sched_stats_print - /proc/sched: one line per CPU: its runnable tasks, its
+ * load as the balancer weighs it (1000 = one domain's worth), context
+ * switches, tasks it pulled from other CPUs, and ticks it spent idle. A
+ * line is up to ~140 bytes with 64 CPUs' counters at their widest, past
+ * one 8 KiB read: so one record per line, and kernel/fs/proc.c serves the
+ * file in pieces of whole lines (kernel/fs/ctlfs.h, "Long files").
  */
-static int sched_proc_show(struct ctl_node *file, struct ctl_seq *seq)
+void sched_stats_print(const struct emitter *out)
 {
 	static struct rq_census census;  /* under ctl_lock: one reader */
 
@@ -578,36 +564,24 @@ static int sched_proc_show(struct ctl_node *file, struct ctl_seq *seq)
 	for (unsigned int i = 0; i < nr_cpus; i++) {
 		struct sched_cpu *sc = &sched_cpus[i];
 
-		if (!ctl_seq_printf(seq, "cpu%u tasks %u load %llu switches "
-				    "%llu pulled %llu idle_ticks %llu\n", i,
-				    rq_nr_tasks(&sc->rq),
-				    (unsigned long long)(rq_load(&sc->rq,
-								 &census) *
-							 1000 / RQ_LOAD_SCALE),
-				    (unsigned long long)sc->nr_switches,
-				    (unsigned long long)sc->nr_pulled,
-				    (unsigned long long)sc->idle_ticks))
+		if (!emitf(out, "cpu%u tasks %u load %llu switches %llu "
+			   "pulled %llu idle_ticks %llu\n", i,
+			   rq_nr_tasks(&sc->rq),
+			   (unsigned long long)(rq_load(&sc->rq, &census) *
+						1000 / RQ_LOAD_SCALE),
+			   (unsigned long long)sc->nr_switches,
+			   (unsigned long long)sc->nr_pulled,
+			   (unsigned long long)sc->idle_ticks))
 			break;
 	}
-	return 0;
 }
-
-static const struct ctl_ops sched_proc_ops = {.show = sched_proc_show};
 
 void sched_start(void)
 {
-	struct ctl_node *proc;
-
 	for (unsigned int i = 0; i < nr_cpus; i++)
 		if (!all_rqs[i])
 			all_rqs[i] = &sched_cpus[i].rq;  /* until it runs */
 	sched_init_cpu();
-	task_table_init();
 	irq_exit_hook = sched_irq_exit;
-	reaper_start();
-	if (ctl_lookup(ctl_root(), "/proc", &proc) == 0)
-		ctl_create_file(proc, "sched", &sched_proc_ops, NULL);
-	console_wait_hook = console_sleep;
-	console_wake_hook = console_wake;
 	__atomic_store_n(&sched_running, true, __ATOMIC_RELEASE);
 }

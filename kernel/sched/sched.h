@@ -29,16 +29,24 @@ struct task;
 #define SCHED_SLICE_MS 4     /* a task's time slice */
 #define SCHED_BALANCE_TICKS 4  /* a busy CPU balances this often */
 
-/* sched_running - set once the first tasks exist (sched_start). */
+/* sched_running - set by sched_start: from then on tasks can be switched,
+ * can sleep and be woken. */
 extern bool sched_running;
 
 /*
  * sched_start - on the boot CPU, in kmain's context, which becomes this
- * CPU's idle task: set up the scheduler, the task table and the reaper,
- * and make the console wait on a wait queue. The caller then creates the
- * shell and calls cpu_idle_loop().
+ * CPU's idle task: set up the run queues and take the timer's interrupt
+ * exit for preemption. The task table must be ready (task_table_init);
+ * what comes next - the reaper, the console's wait queue, the shell,
+ * cpu_idle_loop() - is the caller's, in start_kernel_services()
+ * (kernel/boot_tasks.c), which holds the start-up order.
  */
 void sched_start(void);
+
+/* sched_stats_print - the lines of /proc/sched, one record each (kernel/fs/
+ * proc.c makes the file). */
+struct emitter;
+void sched_stats_print(const struct emitter *out);
 
 /* schedule - give up the CPU: to sleep (current->state TASK_SLEEPING,
  * set by the caller), or to let others run. Task context, no spinlock

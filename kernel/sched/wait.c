@@ -9,12 +9,6 @@
 #include "kernel/task.h"
 #include "kernel/task_ops.h"
 
-void wait_queue_init(struct wait_queue_head *wq)
-{
-	spin_lock_init(&wq->lock);
-	INIT_LIST_HEAD(&wq->waiters);
-}
-
 void prepare_to_wait(struct wait_queue_head *wq, struct wait_queue_entry *w)
 {
 	unsigned long flags = spin_lock_irqsave(&wq->lock);

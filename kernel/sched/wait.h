@@ -40,8 +40,6 @@ struct wait_queue_entry {
 #define DECLARE_WAIT_QUEUE_HEAD(name) \
 	struct wait_queue_head name = WAIT_QUEUE_HEAD_INIT(name)
 
-void wait_queue_init(struct wait_queue_head *wq);
-
 /* prepare_to_wait - put the current task on wq (once: w stays on it until
  * finish_wait) and mark it TASK_SLEEPING; then test the condition, and
  * schedule() if it is false. */

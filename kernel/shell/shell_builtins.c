@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * kernel/shell/shell_builtins.c - the shell's own commands: help, ls, cd, pwd,
- * cat, echo, mkdir, rmdir, sleep, poweroff.
+ * cat, echo, mkdir, rmdir, sleep, poweroff, reboot.
  *
  * Each command checks its arguments first (EINVAL, with the usage, and
  * nothing done), then does its work through the path operations of the
@@ -276,3 +276,11 @@ static int cmd_poweroff(int argc, char **argv)
 	machine_poweroff();
 }
 SHELL_COMMAND(poweroff, "poweroff", "turn the machine off");
+
+static int cmd_reboot(int argc, char **argv)
+{
+	if (argc != 1)
+		return shell_error(EINVAL, "reboot takes no argument");
+	machine_reboot();
+}
+SHELL_COMMAND(reboot, "reboot", "restart the machine");

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "kernel/fs/ctlfs.h"
+#include "kernel/fs/proc.h"
 #include "mm/buddy.h"
 #include "mm/debug_free.h"
 #include "tests/unit/host_mem.h"
@@ -87,7 +88,7 @@ static void test_control_file(void **state)
 
 		if (ctl_lookup(ctl_root(), "/proc", &proc) < 0)
 			ctl_create_dir(ctl_root(), "proc", NULL, NULL);
-		debug_free_proc_init();
+		proc_mm_init();
 	}
 	assert_int_equal(ctl_read("/proc/sys/debug_check_on_free", buf,
 				  sizeof(buf), why), 2);

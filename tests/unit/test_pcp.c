@@ -49,7 +49,7 @@ static void test_refill_and_drain(void **state)
 {
 	struct per_cpu_pages *pcp = &pcp_lists[0];
 	unsigned long total = nr_free_pages();
-	struct page *pages[64];
+	struct page *pages[64] = {NULL};
 	int batch = pcp->batch, high = pcp->high;
 
 	pages[0] = alloc_page(GFP_KERNEL);

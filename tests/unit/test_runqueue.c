@@ -251,7 +251,7 @@ static void test_group_overflow(void **state)
 		assert_true(tasks[i].ran > 0);
 	while (rq.curr)
 		rq_put_prev(&rq, NULL);
-	for (struct rq_entity *e; (e = rq_pick_next(&rq));)
+	while (rq_pick_next(&rq))
 		rq_put_prev(&rq, NULL);
 	assert_int_equal(rq_nr_tasks(&rq), 0);
 }

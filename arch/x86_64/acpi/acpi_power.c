@@ -200,7 +200,7 @@ bool acpi_s5_sleep_type(const uint8_t *aml, uint32_t len, uint8_t *typ_a,
 	const uint8_t *end = aml + len;
 
 	for (const uint8_t *p = aml + 1; p + 4 < end; p++) {
-		if (memcmp(p, "_S5_", 4))
+		if (memcmp(p, "_S5_", 4) != 0)
 			continue;
 		/* NameOp, possibly with the root prefix '\' before the name */
 		bool named = p[-1] == 0x08 ||
@@ -235,7 +235,7 @@ static bool find_s5(const struct fadt *f, uint8_t *typ_a, uint8_t *typ_b)
 	const uint8_t *t = phys_to_virt(dsdt);
 	uint32_t len;
 	memcpy(&len, t + 4, 4);
-	if (memcmp(t, "DSDT", 4) || len < 36)
+	if (memcmp(t, "DSDT", 4) != 0 || len < 36)
 		return false;
 	return acpi_s5_sleep_type(t + 36, len - 36, typ_a, typ_b);
 }

@@ -55,11 +55,6 @@ static struct {
 	uint8_t cells[FB_MAX_ROWS * FB_MAX_COLS];  /* character in each cell */
 } fb;
 
-bool fb_active(void)
-{
-	return fb.active;
-}
-
 /* grey - light grey (VGA colour 7, 0xaa per channel) as a pixel of this
  * depth. The tag's colour masks are not needed: grey is the same in RGB
  * and BGR order. */

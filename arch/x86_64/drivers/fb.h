@@ -31,7 +31,4 @@ void fb_putc(char c);
  */
 void fb_enable_write_combining(void);
 
-/* fb_active - whether fb_init took a framebuffer. */
-bool fb_active(void);
-
 #endif

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: MIT
+/*
+ * kernel/fs/proc_mm.c - the /proc files of the memory manager.
+ *
+ * mm/ computes what each file says (plain functions that print into a
+ * buffer, or record by record to a struct emitter, and take what was
+ * written); this file makes the files and turns a refusal into the
+ * explanation the shell prints. The files are made here, not in mm/,
+ * because the control-file tree allocates its nodes from mm/: mm/ knows
+ * nothing of kernel/fs/, and the dependency runs one way.
+ *
+ *   /proc/meminfo, /proc/buddyinfo, /proc/numa   mm/meminfo.c
+ *   /proc/slabinfo                               mm/slabinfo.c
+ *   /proc/fail_page_alloc, /proc/fail_page_injected
+ *                                                mm/fail_page.c
+ *   /proc/sys/debug_check_on_free                mm/debug_free.c
+ */
+#include "kernel/fs/proc.h"
+
+#include <errno.h>
+
+#include "kernel/fs/ctlfs.h"
+#include "kernel/platform.h"
+#include "mm/debug_free.h"
+#include "mm/fail_page.h"
+#include "mm/meminfo.h"
+#include "mm/slabinfo.h"
+
+static int meminfo_read(struct ctl_node *file, char *buf, size_t size)
+{
+	return meminfo_show(buf, size);
+}
+
+static int buddyinfo_read(struct ctl_node *file, char *buf, size_t size)
+{
+	return buddyinfo_show(buf, size);
+}
+
+static int numa_read(struct ctl_node *file, char *buf, size_t size)
+{
+	return numa_show(buf, size);
+}
+
+static int slabinfo_seq_show(struct ctl_node *file, struct ctl_seq *seq)
+{
+	struct emitter out = ctl_seq_emitter(seq);
+
+	slabinfo_print(&out);
+	return 0;
+}
+
+static int fail_page_read(struct ctl_node *file, char *buf, size_t size)
+{
+	return fail_page_show(buf, size);
+}
+
+static int fail_page_injected_read(struct ctl_node *file, char *buf,
+				   size_t size)
+{
+	return fail_page_injected_show(buf, size);
+}
+
+static int fail_page_store(struct ctl_node *file, const char *value)
+{
+	if (fail_page_write(value) < 0)
+		return ctl_error(EINVAL, "write N (every Nth page allocation "
+				 "fails, N <= %lu) or 0 (off)", FAIL_PAGE_MAX);
+	return 0;
+}
+
+static int check_on_free_read(struct ctl_node *file, char *buf, size_t size)
+{
+	return debug_free_show(buf, size);
+}
+
+static int check_on_free_store(struct ctl_node *file, const char *value)
+{
+	if (debug_free_write(value) < 0)
+		return ctl_error(EINVAL, "write 1 (check every freed block) "
+				 "or 0 (do not)");
+	return 0;
+}
+
+static const struct ctl_ops meminfo_ops = {.read = meminfo_read};
+static const struct ctl_ops buddyinfo_ops = {.read = buddyinfo_read};
+static const struct ctl_ops numa_ops = {.read = numa_read};
+static const struct ctl_ops slabinfo_ops = {.show = slabinfo_seq_show};
+static const struct ctl_ops fail_page_ops = {
+	.read = fail_page_read,
+	.write = fail_page_store,
+};
+static const struct ctl_ops fail_page_injected_ops = {
+	.read = fail_page_injected_read,
+};
+static const struct ctl_ops check_on_free_ops = {
+	.read = check_on_free_read,
+	.write = check_on_free_store,
+};
+
+/* The files, in the order ls shows them; dir "sys" is /proc/sys. */
+static const struct {
+	const char *dir;
+	const char *name;
+	const struct ctl_ops *ops;
+} mm_files[] = {
+	{NULL, "meminfo", &meminfo_ops},
+	{NULL, "buddyinfo", &buddyinfo_ops},
+	{NULL, "numa", &numa_ops},
+	{NULL, "slabinfo", &slabinfo_ops},
+	{NULL, "fail_page_alloc", &fail_page_ops},
+	{NULL, "fail_page_injected", &fail_page_injected_ops},
+	{"sys", "debug_check_on_free", &check_on_free_ops},
+};
+
+/* proc_dir - /proc itself (name NULL) or its directory name, made if missing. */
+static struct ctl_node *proc_dir(struct ctl_node *proc, const char *name)
+{
+	struct ctl_node *dir;
+
+	if (!name)
+		return proc;
+	if (ctl_lookup(proc, name, &dir) == 0)
+		return dir;
+	dir = ctl_create_dir(proc, name, NULL, NULL);
+	if (!dir)
+		panic("proc_mm_init: cannot create /proc/%s", name);
+	return dir;
+}
+
+void proc_mm_init(void)
+{
+	struct ctl_node *proc;
+
+	if (ctl_lookup(ctl_root(), "/proc", &proc) < 0)
+		panic("proc_mm_init: /proc is missing");
+	for (size_t i = 0; i < ARRAY_SIZE(mm_files); i++) {
+		const char *dir = mm_files[i].dir;
+
+		if (!ctl_create_file(proc_dir(proc, dir), mm_files[i].name,
+				     mm_files[i].ops, NULL))
+			panic("proc_mm_init: cannot create /proc/%s%s%s",
+			      dir ? dir : "", dir ? "/" : "", mm_files[i].name);
+	}
+}
