@@ -60,6 +60,9 @@ struct task {
 	int pid;
 	unsigned int flags;
 	struct mem_cgroup *memcg;     /* the domain this task is in */
+	/* Set: kernel allocations of this task are charged to this domain
+	 * instead (set_active_memcg, mm/memcg/kmem_hooks.h). */
+	struct mem_cgroup *active_memcg;
 	struct list_head memcg_node;  /* on memcg->tasks */
 	/* User memory (mm/memcg/user_memory.c), under user_memory_lock; set up by
 	 * mem_cgroup_attach_task / mem_cgroup_fork_task. */

@@ -1,28 +1,54 @@
 // SPDX-License-Identifier: MIT
 /*
- * mm/memcg/kmem_hooks.c - the three page-allocator hooks of kernel-memory
- * accounting (Linux 2012: __memcg_kmem_newpage_charge,
- * __memcg_kmem_commit_charge, __memcg_kmem_uncharge_pages), and the static
- * key that turns them on.
+ * mm/memcg/kmem_hooks.c - the out-of-line parts of the page allocator's
+ * kernel-memory hooks (Linux 2012: __memcg_kmem_newpage_charge,
+ * __memcg_kmem_commit_charge), and the static key that turns them on. The
+ * inline parts, and what calls what: mm/memcg/kmem_hooks.h; the whole
+ * call tree: mm/memcg/memcg_charge.c.
  *
- * alloc_pages() calls memcg_kmem_new_page() before it takes the pages and
- * memcg_kmem_commit_page() after; free_accounted_pages() calls
- * memcg_kmem_free_page(). The inline wrappers in mm/memcg/kmem_hooks.h test the
- * static key and __GFP_KMEMCG; these are the out-of-line parts.
- *
- * The handle is the charged domain, with a reference: new_page takes it,
- * commit_page hands it to the page (or gives the charge back), free_page
- * drops it. The task may be moved to another domain between new_page and
- * commit_page; the page belongs to the domain that was charged, whatever
- * the task's domain is by then.
+ * The common case - an accounted domain whose charge this CPU's stock can
+ * serve - is one section with interrupts off that reads the domain, checks
+ * that it is accounted, and takes the pages from the stock: no shared
+ * line is written. Interrupts off is what keeps the domain alive while it
+ * is read: a task is moved to another domain only after every CPU has
+ * taken an IPI (mem_cgroup_move_task), that is, has left such a section.
+ * Once the pages are taken, the charge itself holds the domain (one
+ * reference per kernel page, taken when the batch was charged).
  */
 #include "mm/memcg/kmem_hooks.h"
 
 #include "kernel/task.h"
 #include "mm/memcg/memcontrol.h"
+#include "mm/memcg/stock.h"
 
 /* Off (count 0) until the first domain gets a kmem limit. */
 DEFINE_STATIC_KEY_FALSE(memcg_kmem_enabled_key);
+
+/*
+ * charged_domain - the domain the current task's kernel allocations are
+ * charged to, before the accounted test: its active domain if it has one,
+ * else its own - except for a system task. NULL: nobody. Interrupts off.
+ */
+static inline struct mem_cgroup *charged_domain(struct task *task)
+{
+	struct mem_cgroup *memcg = READ_ONCE(task->active_memcg);
+
+	if (memcg)
+		return memcg;
+	if (task->flags & TASK_SYSTEM)
+		return NULL;
+	return READ_ONCE(task->memcg);
+}
+
+/*
+ * not_charged - SPEC 1's exceptions that need no domain: __GFP_NOFAIL
+ * allocations (they may not be refused), interrupt context (the
+ * interrupted task is not the one asking), no task yet (early boot).
+ */
+static inline bool not_charged(gfp_t gfp, struct task *task)
+{
+	return (gfp & __GFP_NOFAIL) || in_interrupt() || !task;
+}
 
 struct mem_cgroup *memcg_kmem_current_domain(gfp_t gfp)
 {
@@ -30,30 +56,13 @@ struct mem_cgroup *memcg_kmem_current_domain(gfp_t gfp)
 	struct mem_cgroup *memcg;
 	unsigned long flags;
 
-	/*
-	 * Not charged (SPEC 1): __GFP_NOFAIL allocations (they may not
-	 * fail, so may not be refused), interrupt context (the interrupted
-	 * task is not the one asking), no task yet (early boot) and system
-	 * tasks (shell, idle, workers).
-	 */
-	if (gfp & __GFP_NOFAIL)
+	if (not_charged(gfp, task))
 		return NULL;
-	if (in_interrupt())
-		return NULL;
-	if (!task || (task->flags & TASK_SYSTEM))
-		return NULL;
-
-	/*
-	 * The task's domain, and a reference on it for the caller. As in
-	 * mem_cgroup_from_task_get(), interrupts are off from reading
-	 * task->memcg to taking the reference (mem_cgroup_move_task waits
-	 * for that). Nor is the root charged, nor a domain whose kernel
-	 * memory is not accounted (no kmem limit on it or above it).
-	 */
+	/* Interrupts off from reading the domain to taking the reference:
+	 * see the top of this file. */
 	flags = local_irq_save();
-	memcg = READ_ONCE(task->memcg);
-	if (!memcg || mem_cgroup_is_root(memcg) ||
-	    !memcg_kmem_is_accounted(memcg)) {
+	memcg = charged_domain(task);
+	if (!memcg || !memcg_kmem_is_accounted(memcg)) {
 		local_irq_restore(flags);
 		return NULL;
 	}
@@ -64,43 +73,42 @@ struct mem_cgroup *memcg_kmem_current_domain(gfp_t gfp)
 
 bool __memcg_kmem_new_page(gfp_t gfp, struct mem_cgroup **handle, int order)
 {
-	struct mem_cgroup *memcg = memcg_kmem_current_domain(gfp);
+	struct task *task = current;
+	unsigned int nr_pages = 1u << order;
+	struct mem_cgroup *memcg;
+	unsigned long flags;
+	int ret;
 
-	*handle = NULL;
-	if (!memcg)
-		return true;  /* nobody pays: not charged */
-	if (memcg_charge_kmem(memcg, gfp, 1u << order) != 0) {
-		mem_cgroup_put(memcg);
-		return false;  /* over a limit: the allocation fails */
+	if (not_charged(gfp, task))
+		return true;
+
+	flags = local_irq_save();
+	memcg = charged_domain(task);
+	/* The root is never accounted; nor a domain with no kmem limit on
+	 * it or above it. */
+	if (!memcg || !memcg_kmem_is_accounted(memcg)) {
+		local_irq_restore(flags);
+		return true;
 	}
+	/* The common case: this CPU's stock has the pages. */
+	if (likely(__consume_stock(&memcg_stock[smp_processor_id()], memcg,
+				   nr_pages, true))) {
+		local_irq_restore(flags);
+		*handle = memcg;
+		return true;
+	}
+	/* The counters: hold the domain while charging them. */
+	mem_cgroup_get(memcg);
+	local_irq_restore(flags);
+	ret = memcg_charge_kmem_counters(memcg, gfp, nr_pages);
+	mem_cgroup_put(memcg);
+	if (ret)
+		return false;  /* over a limit: the allocation fails */
 	*handle = memcg;
 	return true;
 }
 
-void __memcg_kmem_commit_page(struct page *page, struct mem_cgroup *handle,
-			      int order)
+void __memcg_kmem_cancel_page(struct mem_cgroup *handle, int order)
 {
-	/* The allocation failed after all: give the charge back. */
-	if (!page) {
-		memcg_uncharge_kmem(handle, 1u << order);
-		mem_cgroup_put(handle);
-		return;
-	}
-	/* The page now owns the charge and the handle's reference. */
-	page->memcg = handle;
-	page->flags |= PG_kmemcg;
-}
-
-void __memcg_kmem_free_page(struct page *page, int order)
-{
-	struct mem_cgroup *memcg = page->memcg;
-
-	if (!memcg)
-		panic("memcg_kmem_free_page: pfn 0x%lx has PG_kmemcg but no "
-		      "domain", (unsigned long)page_to_pfn(page));
-	page->memcg = NULL;
-	page->flags &= ~PG_kmemcg;
-	memcg_uncharge_kmem(memcg, 1u << order);
-	/* The page's reference: the last one frees a removed domain. */
-	mem_cgroup_put(memcg);
+	memcg_uncharge_kmem(handle, 1u << order);
 }

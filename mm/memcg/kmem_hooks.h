@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * mm/memcg/kmem_hooks.h - the three page-allocator hooks of kernel-memory
- * accounting (Linux 2012: memcg_kmem_newpage_charge,
- * memcg_kmem_commit_charge, memcg_kmem_uncharge_pages).
+ * mm/memcg/kmem_hooks.h - the page allocator's hooks of kernel-memory
+ * accounting (SPEC 1: memcg_kmem_new_page, memcg_kmem_commit_page, and the
+ * third, memcg_kmem_uncharge_page, that SPEC 1 calls memcg_kmem_free_page;
+ * Linux 2012: memcg_kmem_newpage_charge, memcg_kmem_commit_charge,
+ * memcg_kmem_uncharge_pages), and the active domain that they consult.
  *
- * alloc_pages() calls, in this order:
+ * alloc_pages() tests the static key memcg_kmem_enabled_key and
+ * __GFP_KMEMCG; only then does it call, in this order:
  *
  *   struct mem_cgroup *handle;
  *   if (!memcg_kmem_new_page(gfp, &handle, order))
@@ -12,25 +15,25 @@
  *   page = <take 2^order pages from the buddy allocator>;
  *   memcg_kmem_commit_page(page, handle, order);  // page may be NULL
  *
- * and free_accounted_pages() calls memcg_kmem_free_page(page, order) before
- * giving the pages back.
+ * and free_accounted_pages() calls memcg_kmem_uncharge_page(page, order)
+ * for a page with PG_kmemcg, before giving the pages back. The whole call
+ * tree, down to the counters: mm/memcg/memcg_charge.c.
  *
  * The handle carries the charged domain from new_page to commit_page: the
  * task may be moved to another domain in between, and the page must belong
  * to the domain that was charged.
  *
- * Each wrapper is an inline test of memcg_kmem_enabled() - a static key that
- * is off until the first kmem limit is set - so that the hooks cost nothing
- * (a 5-byte NOP) on a machine that does not use them.
+ * With the key off (no kmem limit anywhere) the only trace of all this in
+ * alloc_pages is a 5-byte NOP.
  */
 #ifndef MM_KMEM_HOOKS_H
 #define MM_KMEM_HOOKS_H
 
 #include "kernel/static_key.h"
+#include "kernel/task.h"
 #include "mm/gfp.h"
+#include "mm/memcg/memcontrol.h"
 #include "mm/page.h"
-
-struct mem_cgroup;
 
 extern struct static_key memcg_kmem_enabled_key;
 
@@ -43,23 +46,45 @@ static inline bool memcg_kmem_enabled(void)
 #endif
 }
 
+/*
+ * set_active_memcg - until it is set back, the current task's kernel
+ * allocations are charged to memcg (NULL: to its own domain again), even
+ * if it is a system task. Returns the previous one, to restore. The
+ * caller keeps a reference on memcg meanwhile. Used by `run` (the shell
+ * allocates a new task's stack and struct on its behalf), the benchmarks
+ * and the in-kernel tests. Linux has the same concept (set_active_memcg,
+ * 5.10).
+ */
+static inline struct mem_cgroup *set_active_memcg(struct mem_cgroup *memcg)
+{
+	struct task *task = current;
+	struct mem_cgroup *old = task->active_memcg;
+
+	WRITE_ONCE(task->active_memcg, memcg);
+	return old;
+}
+
 /* memcg_kmem_current_domain - the domain that pays for a kernel allocation
  * by the current task, with a reference (mem_cgroup_put it); NULL if
- * nobody does: __GFP_NOFAIL, interrupt context, early boot, system tasks,
- * the root, a domain without a kmem limit on or above it. Used by the page
- * hooks and by the slab's child caches (mm/memcg/memcg_slab.c). */
+ * nobody does: __GFP_NOFAIL, interrupt context, no task, system tasks (with
+ * no active domain), the root, a domain without a kmem limit on or above
+ * it. Used by the slab's child caches (mm/memcg/memcg_slab.c); the page
+ * hook makes the same decision without taking a reference. */
 struct mem_cgroup *memcg_kmem_current_domain(gfp_t gfp);
+
 bool __memcg_kmem_new_page(gfp_t gfp, struct mem_cgroup **handle, int order);
-void __memcg_kmem_commit_page(struct page *page, struct mem_cgroup *handle,
-			      int order);
-void __memcg_kmem_free_page(struct page *page, int order);
+void __memcg_kmem_cancel_page(struct mem_cgroup *handle, int order);
 
 /*
- * memcg_kmem_new_page - charge 2^order pages to the current task's domain,
- * before they are allocated.
- * @gfp:    the allocation's flags; only __GFP_KMEMCG allocations are charged
+ * memcg_kmem_new_page - charge 2^order pages to the current task's domain
+ * (or its active one), before they are allocated. alloc_pages calls it
+ * only for __GFP_KMEMCG, with the static key on.
+ * @gfp:    the allocation's flags
  * @handle: set to the charged domain, or NULL if nothing was charged
  * @order:  the allocation's order
+ *
+ * A task of the root with no active domain - the common case of a kernel
+ * with accounting on - is sent away here, before anything else.
  *
  * Returns false if the charge was refused (the allocation must fail), true
  * otherwise.
@@ -67,28 +92,54 @@ void __memcg_kmem_free_page(struct page *page, int order);
 static inline bool memcg_kmem_new_page(gfp_t gfp, struct mem_cgroup **handle,
 				       int order)
 {
+	struct task *task = current;
+	struct mem_cgroup *memcg;
+
 	*handle = NULL;
-	if (!memcg_kmem_enabled() || !(gfp & __GFP_KMEMCG))
+	if (unlikely(!task))
+		return true;  /* early boot: nobody to charge */
+	/* Only compared, not dereferenced: no interrupt save needed. */
+	memcg = READ_ONCE(task->active_memcg);
+	if (!memcg)
+		memcg = READ_ONCE(task->memcg);
+	if (likely(memcg == root_mem_cgroup))
 		return true;
 	return __memcg_kmem_new_page(gfp, handle, order);
 }
 
 /*
- * memcg_kmem_commit_page - record the charged domain in the page, or give the
- * charge back if the allocation failed (page == NULL).
+ * memcg_kmem_commit_page - the page now owns the charge (and its
+ * reference): record the domain in it. No page (the allocation failed):
+ * give the charge back.
  */
 static inline void memcg_kmem_commit_page(struct page *page,
 					  struct mem_cgroup *handle, int order)
 {
-	if (handle)
-		__memcg_kmem_commit_page(page, handle, order);
+	if (!handle)
+		return;
+	if (unlikely(!page)) {
+		__memcg_kmem_cancel_page(handle, order);
+		return;
+	}
+	page->memcg = handle;
+	page->flags |= PG_kmemcg;
 }
 
-/* memcg_kmem_free_page - uncharge the page's domain, if the page has one. */
-static inline void memcg_kmem_free_page(struct page *page, int order)
+/*
+ * memcg_kmem_uncharge_page - a page with PG_kmemcg is being freed: it
+ * stops owning its charge (PG_kmemcg and page->memcg are cleared here, and
+ * only here), which goes back to this CPU's stock or to the counters.
+ */
+static inline void memcg_kmem_uncharge_page(struct page *page, int order)
 {
-	if (page->flags & PG_kmemcg)
-		__memcg_kmem_free_page(page, order);
+	struct mem_cgroup *memcg = page->memcg;
+
+	if (unlikely(!memcg))
+		panic("memcg_kmem_uncharge_page: pfn 0x%lx has PG_kmemcg but "
+		      "no domain", (unsigned long)page_to_pfn(page));
+	page->memcg = NULL;
+	page->flags &= ~PG_kmemcg;
+	memcg_uncharge_kmem(memcg, 1u << order);
 }
 
 #endif

@@ -8,7 +8,8 @@
  * for what only it knows (kmem_accounted, tasks). Each failure is a line
  * naming the domain and the invariant, as
  *
- *   /cgroup/A: kmem usage 20480 bytes, but its kernel pages are 16384 bytes
+ *   /cgroup/A: kmem usage 20480 bytes, but its kernel pages + kmem stocked
+ *   on CPUs are 16384 bytes
  */
 #include "mm/memcg/memcg_check.h"
 
@@ -86,9 +87,10 @@ static void check_domain(struct check_report *r, struct mem_cgroup *memcg,
 	mem_cgroup_path(memcg, path, sizeof(path));
 	if (memcg->dying) {
 		(*dying)++;
-		if (memcg_stock_pages(memcg))
+		if (memcg_stock_pages(memcg, false, true))
 			fail(r, "%s: removed, but %lu pages of it are still in "
-			     "CPU stocks", path, memcg_stock_pages(memcg));
+			     "CPU stocks", path,
+			     memcg_stock_pages(memcg, false, true));
 	}
 	if (rss < 0 || cache < 0 || stack < 0)
 		fail(r, "%s: negative page count: rss %ld, cache %ld, "
@@ -108,8 +110,8 @@ static void check_domain(struct check_report *r, struct mem_cgroup *memcg,
 		return;
 	}
 	if (kmem != memcg->scan_kmem)
-		fail(r, "%s: kmem usage %lld bytes, but its kernel pages are "
-		     "%lld bytes", path, (long long)kmem,
+		fail(r, "%s: kmem usage %lld bytes, but its kernel pages + "
+		     "kmem stocked on CPUs are %lld bytes", path, (long long)kmem,
 		     (long long)memcg->scan_kmem);
 	if (res != memcg->scan_res)
 		fail(r, "%s: res usage %lld bytes, but user + kmem + stocked "

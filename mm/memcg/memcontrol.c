@@ -101,9 +101,15 @@ unsigned long mem_cgroup_nr_dying(void)
 
 /* --- references ----------------------------------------------------------- */
 
+void mem_cgroup_get_many(struct mem_cgroup *memcg, unsigned int nr)
+{
+	__atomic_add_fetch(&memcg->refcnt, (int)nr, __ATOMIC_RELAXED);
+	line_write(&memcg->refcnt_line);
+}
+
 void mem_cgroup_get(struct mem_cgroup *memcg)
 {
-	__atomic_add_fetch(&memcg->refcnt, 1, __ATOMIC_RELAXED);
+	mem_cgroup_get_many(memcg, 1);
 }
 
 /* mem_cgroup_tryget - take a reference unless the count is already 0 (the
@@ -170,13 +176,17 @@ static struct mem_cgroup *mem_cgroup_free(struct mem_cgroup *memcg)
 	return parent;
 }
 
-void mem_cgroup_put(struct mem_cgroup *memcg)
+void mem_cgroup_put_many(struct mem_cgroup *memcg, unsigned int nr)
 {
 	/* Freeing a domain drops the reference it held on its parent,
 	 * which may free the parent too: a loop, not recursion. */
 	while (memcg) {
-		int left = __atomic_sub_fetch(&memcg->refcnt, 1,
-					      __ATOMIC_ACQ_REL);
+		int left;
+
+		line_write(&memcg->refcnt_line);
+		left = __atomic_sub_fetch(&memcg->refcnt, (int)nr,
+					  __ATOMIC_ACQ_REL);
+		nr = 1;  /* the child's reference on its parent */
 
 		if (left > 0)
 			return;
@@ -185,6 +195,11 @@ void mem_cgroup_put(struct mem_cgroup *memcg)
 			      memcg->name);
 		memcg = mem_cgroup_free(memcg);
 	}
+}
+
+void mem_cgroup_put(struct mem_cgroup *memcg)
+{
+	mem_cgroup_put_many(memcg, 1);
 }
 
 struct mem_cgroup *mem_cgroup_from_task_get(struct task *task)
@@ -446,6 +461,12 @@ int memcg_update_kmem_limit(struct mem_cgroup *memcg, int64_t limit)
 		return -EINVAL;
 	memcg_tree_lock();
 	ret = res_counter_set_limit(&memcg->kmem, limit);
+	if (ret == -EBUSY && memcg_stock_pages_subtree(memcg, true)) {
+		/* Kernel charge idle in stocks is given back first: only the
+		 * pages the subtree really owns make a limit "below usage". */
+		drain_all_stock(memcg);
+		ret = res_counter_set_limit(&memcg->kmem, limit);
+	}
 	if (ret == 0) {
 		if (limit != RES_COUNTER_MAX) {
 			if (!memcg->kmem_account_activated) {

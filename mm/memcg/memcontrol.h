@@ -44,8 +44,10 @@
 #include <stdint.h>
 
 #include "kernel/lib/list.h"
+#include "kernel/locking/spinlock.h"
 #include "kernel/platform.h"
 #include "mm/gfp.h"
+#include "mm/memcg/line_transfer.h"
 #include "mm/memcg/res_counter.h"
 
 struct page;
@@ -84,9 +86,12 @@ struct mem_cgroup {
 	struct res_counter kmem;  /* kernel memory only */
 
 	/* References (atomic): the tree (while the domain is visible), each
-	 * task in it, each kernel page charged to it, each visible or dying
-	 * child, and charges in progress. */
+	 * task in it, each visible or dying child, charges in progress, and
+	 * one for each kernel page charged to it - owned by a page or waiting
+	 * in a CPU's stock. Those are taken and dropped a batch at a time
+	 * (mem_cgroup_get_many), as the charge is. */
 	int refcnt;
+	struct line_owner refcnt_line;  /* who wrote refcnt last */
 
 	/* Under memcg_tree_lock. */
 	unsigned long kmem_accounted;  /* KMEM_ACCOUNTED_* bits */
@@ -154,6 +159,10 @@ static inline struct mem_cgroup *mem_cgroup_from_kmem(struct res_counter *c)
  * with the domain visible. */
 void mem_cgroup_get(struct mem_cgroup *memcg);
 
+/* mem_cgroup_get_many - take nr references at once (a batch of kernel
+ * pages charged). The same rule as mem_cgroup_get. */
+void mem_cgroup_get_many(struct mem_cgroup *memcg, unsigned int nr);
+
 /*
  * mem_cgroup_put - drop a reference. The last one frees a removed domain:
  * that is when a dying domain's last kernel page is freed. Any context.
@@ -161,6 +170,9 @@ void mem_cgroup_get(struct mem_cgroup *memcg);
  * left pointing at a freed domain).
  */
 void mem_cgroup_put(struct mem_cgroup *memcg);
+
+/* mem_cgroup_put_many - drop nr references at once. */
+void mem_cgroup_put_many(struct mem_cgroup *memcg, unsigned int nr);
 
 /*
  * mem_cgroup_from_task_get - the domain of task, with a reference.
@@ -365,14 +377,28 @@ int mem_cgroup_try_charge(struct mem_cgroup *memcg, gfp_t gfp,
 void mem_cgroup_uncharge(struct mem_cgroup *memcg, unsigned int nr_pages);
 
 /*
- * memcg_charge_kmem - charge a kernel allocation of nr_pages: res first
- * (mem_cgroup_try_charge), then kmem; if kmem refuses, res is uncharged
- * again. Returns 0 or -ENOMEM; never OOM-kills.
+ * memcg_charge_kmem - charge a kernel allocation of nr_pages to res and
+ * kmem: from this CPU's stock if it can, else from the counters
+ * (memcg_charge_kmem_counters). The charge carries nr_pages references on
+ * memcg, one per page, which memcg_uncharge_kmem gives back. Returns 0 or
+ * -ENOMEM; never OOM-kills.
  */
 int memcg_charge_kmem(struct mem_cgroup *memcg, gfp_t gfp,
 		      unsigned int nr_pages);
 
-/* memcg_uncharge_kmem - give back a kernel allocation: kmem, then res. */
+/*
+ * memcg_charge_kmem_counters - the counters' part of memcg_charge_kmem,
+ * for a caller that already looked at the stock: a batch for both
+ * counters with the surplus stocked, or else exactly nr_pages (res first;
+ * if kmem refuses, res is given back). The caller holds a reference on
+ * memcg for the duration.
+ */
+int memcg_charge_kmem_counters(struct mem_cgroup *memcg, gfp_t gfp,
+			       unsigned int nr_pages);
+
+/* memcg_uncharge_kmem - give back a kernel allocation of nr_pages, with
+ * its references: to this CPU's stock if it caches memcg, else kmem, res,
+ * and the references. The last reference may free a dying domain. */
 void memcg_uncharge_kmem(struct mem_cgroup *memcg, unsigned int nr_pages);
 
 /*
