@@ -340,10 +340,10 @@ static struct page *alloc_pages_slowpath(gfp_t gfp, unsigned int order)
 }
 
 /*
- * __alloc_pages - the allocator itself, accounting aside: take the pages -
- * none if fault injection fails this allocation (mm/fail_page.c) or only
- * the system tasks' reserve is left (mm/watermark.c) - and prepare them.
- * Inlined into both paths of alloc_pages.
+ * __alloc_pages, alloc_pages_raw - the allocator itself, accounting aside: take the pages
+ * - none if fault injection fails this allocation (mm/fail_page.c) or
+ * only the system tasks' reserve is left (mm/watermark.c) - and prepare
+ * them.
  */
 static __attribute__((always_inline)) inline struct page *
 __alloc_pages(gfp_t gfp, unsigned int order)
@@ -361,9 +361,15 @@ __alloc_pages(gfp_t gfp, unsigned int order)
 	return page;
 }
 
+static __attribute__((noinline)) struct page *
+alloc_pages_raw(gfp_t gfp, unsigned int order)
+{
+	return __alloc_pages(gfp, order);
+}
+
 /*
- * alloc_pages_accounted - an allocation that asks to be charged, with
- * accounting on: charge, allocate, record the owner (or give the charge
+ * alloc_pages_accounted - an allocation to be charged to a domain other
+ * than the root: charge, allocate, record the owner (or give the charge
  * back if no page came).
  */
 static __attribute__((noinline)) struct page *
@@ -383,10 +389,12 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 {
 	if (unlikely(order > MAX_ORDER))
 		return NULL;
-	/* A 5-byte NOP until the first kmem limit is set (SPEC 1). */
-	if (memcg_kmem_enabled() && (gfp & __GFP_KMEMCG))
+	/* A 5-byte NOP until the first kmem limit is set (SPEC 1); then the
+	 * root's tasks, the common case, are sent on before anything else. */
+	if (memcg_kmem_enabled() && (gfp & __GFP_KMEMCG) &&
+	    !memcg_kmem_skip_root())
 		return alloc_pages_accounted(gfp, order);
-	return __alloc_pages(gfp, order);
+	return alloc_pages_raw(gfp, order);
 }
 
 /* --- freeing -------------------------------------------------------------- */

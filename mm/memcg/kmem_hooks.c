@@ -71,36 +71,20 @@ struct mem_cgroup *memcg_kmem_current_domain(gfp_t gfp)
 	return memcg;
 }
 
-bool __memcg_kmem_new_page(gfp_t gfp, struct mem_cgroup **handle, int order)
+bool __memcg_kmem_new_page_slow(gfp_t gfp, struct mem_cgroup **handle,
+				int order, struct mem_cgroup *memcg,
+				unsigned long flags)
 {
-	struct task *task = current;
-	unsigned int nr_pages = 1u << order;
-	struct mem_cgroup *memcg;
-	unsigned long flags;
 	int ret;
 
-	if (not_charged(gfp, task))
-		return true;
-
-	flags = local_irq_save();
-	memcg = charged_domain(task);
-	/* The root is never accounted; nor a domain with no kmem limit on
-	 * it or above it. */
 	if (!memcg || !memcg_kmem_is_accounted(memcg)) {
 		local_irq_restore(flags);
-		return true;
-	}
-	/* The common case: this CPU's stock has the pages. */
-	if (likely(__consume_stock(&memcg_stock[smp_processor_id()], memcg,
-				   nr_pages, true))) {
-		local_irq_restore(flags);
-		*handle = memcg;
-		return true;
+		return true;  /* nobody pays: not charged */
 	}
 	/* The counters: hold the domain while charging them. */
 	mem_cgroup_get(memcg);
 	local_irq_restore(flags);
-	ret = memcg_charge_kmem_counters(memcg, gfp, nr_pages);
+	ret = memcg_charge_kmem_counters(memcg, gfp, 1u << order);
 	mem_cgroup_put(memcg);
 	if (ret)
 		return false;  /* over a limit: the allocation fails */

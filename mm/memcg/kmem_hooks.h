@@ -33,6 +33,7 @@
 #include "kernel/task.h"
 #include "mm/gfp.h"
 #include "mm/memcg/memcontrol.h"
+#include "mm/memcg/stock.h"
 #include "mm/page.h"
 
 extern struct static_key memcg_kmem_enabled_key;
@@ -72,19 +73,42 @@ static inline struct mem_cgroup *set_active_memcg(struct mem_cgroup *memcg)
  * hook makes the same decision without taking a reference. */
 struct mem_cgroup *memcg_kmem_current_domain(gfp_t gfp);
 
-bool __memcg_kmem_new_page(gfp_t gfp, struct mem_cgroup **handle, int order);
+bool __memcg_kmem_new_page_slow(gfp_t gfp, struct mem_cgroup **handle,
+				int order, struct mem_cgroup *memcg,
+				unsigned long flags);
 void __memcg_kmem_cancel_page(struct mem_cgroup *handle, int order);
+
+/*
+ * memcg_kmem_skip_root - is the current task's charge the root's, that is
+ * nobody's? The test alloc_pages makes before anything else, with no
+ * interrupt save: the domain is only compared, never dereferenced.
+ */
+static inline bool memcg_kmem_skip_root(void)
+{
+	struct task *task = current;
+	struct mem_cgroup *memcg = READ_ONCE(task->active_memcg);
+
+	if (!memcg)
+		memcg = READ_ONCE(task->memcg);
+	return memcg == root_mem_cgroup;
+}
 
 /*
  * memcg_kmem_new_page - charge 2^order pages to the current task's domain
  * (or its active one), before they are allocated. alloc_pages calls it
- * only for __GFP_KMEMCG, with the static key on.
+ * only for __GFP_KMEMCG, with the static key on, and not for a task whose
+ * domain is the root (memcg_kmem_skip_root).
  * @gfp:    the allocation's flags
  * @handle: set to the charged domain, or NULL if nothing was charged
  * @order:  the allocation's order
  *
- * A task of the root with no active domain - the common case of a kernel
- * with accounting on - is sent away here, before anything else.
+ * Inline, the common case: interrupts off, read the domain, check that it
+ * is accounted, take the pages from this CPU's stock. Interrupts off is
+ * what keeps the domain alive meanwhile: a task is moved to another
+ * domain only after every CPU has taken an IPI (mem_cgroup_move_task),
+ * that is, has left such a section; once taken, the charge holds it (one
+ * reference per page). Anything else goes to __memcg_kmem_new_page_slow,
+ * with interrupts still off.
  *
  * Returns false if the charge was refused (the allocation must fail), true
  * otherwise.
@@ -94,22 +118,33 @@ static inline bool memcg_kmem_new_page(gfp_t gfp, struct mem_cgroup **handle,
 {
 	struct task *task = current;
 	struct mem_cgroup *memcg;
+	unsigned long flags;
 
 	*handle = NULL;
-	if (unlikely(!task))
-		return true;  /* early boot: nobody to charge */
-	/* Only compared, not dereferenced: no interrupt save needed. */
-	memcg = READ_ONCE(task->active_memcg);
-	if (!memcg)
-		memcg = READ_ONCE(task->memcg);
-	if (likely(memcg == root_mem_cgroup))
+	/* SPEC 1's exceptions that need no domain: __GFP_NOFAIL (may not
+	 * be refused), interrupt context (the interrupted task is not the
+	 * one asking), no task yet (early boot). */
+	if (unlikely((gfp & __GFP_NOFAIL) || in_interrupt() || !task))
 		return true;
-	return __memcg_kmem_new_page(gfp, handle, order);
+	flags = local_irq_save();
+	memcg = READ_ONCE(task->active_memcg);
+	if (!memcg && !(task->flags & TASK_SYSTEM))
+		memcg = READ_ONCE(task->memcg);
+	/* Neither the root nor a domain with no kmem limit on or above it
+	 * is charged. */
+	if (likely(memcg && memcg_kmem_is_accounted(memcg)) &&
+	    likely(__consume_stock(&memcg_stock[smp_processor_id()], memcg,
+				   1u << order, true))) {
+		local_irq_restore(flags);
+		*handle = memcg;
+		return true;
+	}
+	return __memcg_kmem_new_page_slow(gfp, handle, order, memcg, flags);
 }
 
 /*
  * memcg_kmem_commit_page - the page now owns the charge (and its
- * reference): record the domain in it. No page (the allocation failed):
+ * references): record the domain in it. No page (the allocation failed):
  * give the charge back.
  */
 static inline void memcg_kmem_commit_page(struct page *page,
@@ -128,18 +163,35 @@ static inline void memcg_kmem_commit_page(struct page *page,
 /*
  * memcg_kmem_uncharge_page - a page with PG_kmemcg is being freed: it
  * stops owning its charge (PG_kmemcg and page->memcg are cleared here, and
- * only here), which goes back to this CPU's stock or to the counters.
+ * only here). The charge goes back to this CPU's stock if the stock caches
+ * the page's domain (nothing shared is written), else to the counters
+ * (memcg_uncharge_kmem).
  */
 static inline void memcg_kmem_uncharge_page(struct page *page, int order)
 {
 	struct mem_cgroup *memcg = page->memcg;
+	unsigned int nr_pages = 1u << order;
+	struct memcg_stock_pcp *stock;
+	unsigned long flags;
 
+	page->memcg = NULL;
+	page->flags &= ~PG_kmemcg;
+	flags = local_irq_save();
+	stock = &memcg_stock[smp_processor_id()];
+	/* The stock still caches memcg, so has not been drained for rmdir
+	 * yet: memcg may be stocked here. */
+	if (likely(stock->cached == memcg && memcg &&
+		   stock->nr_kmem + nr_pages <= STOCK_KMEM_HIGH &&
+		   READ_ONCE(memcg_stock_kmem))) {
+		stock->nr_kmem += nr_pages;
+		local_irq_restore(flags);
+		return;
+	}
+	local_irq_restore(flags);
 	if (unlikely(!memcg))
 		panic("memcg_kmem_uncharge_page: pfn 0x%lx has PG_kmemcg but "
 		      "no domain", (unsigned long)page_to_pfn(page));
-	page->memcg = NULL;
-	page->flags &= ~PG_kmemcg;
-	memcg_uncharge_kmem(memcg, 1u << order);
+	memcg_uncharge_kmem(memcg, nr_pages);
 }
 
 #endif
