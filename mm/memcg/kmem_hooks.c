@@ -17,6 +17,8 @@
  */
 #include "mm/memcg/kmem_hooks.h"
 
+#include <errno.h>
+
 #include "kernel/task.h"
 #include "mm/memcg/memcontrol.h"
 #include "mm/memcg/stock.h"
@@ -71,25 +73,23 @@ struct mem_cgroup *memcg_kmem_current_domain(gfp_t gfp)
 	return memcg;
 }
 
-bool __memcg_kmem_new_page_slow(gfp_t gfp, struct mem_cgroup **handle,
-				int order, struct mem_cgroup *memcg,
-				unsigned long flags)
+int __memcg_kmem_new_page_slow(gfp_t gfp, int order, struct mem_cgroup *memcg,
+			       unsigned long flags)
 {
-	int ret;
+	unsigned int nr_pages = 1u << order;
 
-	if (!memcg || !memcg_kmem_is_accounted(memcg)) {
+	if (!memcg_kmem_is_accounted(memcg)) {
 		local_irq_restore(flags);
-		return true;  /* nobody pays: not charged */
+		return 1;  /* nobody pays: not charged */
 	}
-	/* The counters: hold the domain while charging them. */
-	mem_cgroup_get(memcg);
+	/* The references the pages will hold, taken first: they also keep
+	 * the domain alive while the counters are charged. */
+	mem_cgroup_get_many(memcg, nr_pages);
 	local_irq_restore(flags);
-	ret = memcg_charge_kmem_counters(memcg, gfp, 1u << order);
-	mem_cgroup_put(memcg);
-	if (ret)
-		return false;  /* over a limit: the allocation fails */
-	*handle = memcg;
-	return true;
+	if (memcg_charge_kmem_counters(memcg, gfp, nr_pages) == 0)
+		return 0;
+	mem_cgroup_put_many(memcg, nr_pages);
+	return -ENOMEM;  /* over a limit: the allocation fails */
 }
 
 void __memcg_kmem_cancel_page(struct mem_cgroup *handle, int order)

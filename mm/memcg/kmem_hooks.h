@@ -73,9 +73,11 @@ static inline struct mem_cgroup *set_active_memcg(struct mem_cgroup *memcg)
  * hook makes the same decision without taking a reference. */
 struct mem_cgroup *memcg_kmem_current_domain(gfp_t gfp);
 
-bool __memcg_kmem_new_page_slow(gfp_t gfp, struct mem_cgroup **handle,
-				int order, struct mem_cgroup *memcg,
-				unsigned long flags);
+/* __memcg_kmem_new_page_slow - the charge the stock could not serve,
+ * entered with interrupts off (flags: as saved). Returns 0 if charged, 1
+ * if memcg is not accounted, -ENOMEM if refused. */
+int __memcg_kmem_new_page_slow(gfp_t gfp, int order, struct mem_cgroup *memcg,
+			       unsigned long flags);
 void __memcg_kmem_cancel_page(struct mem_cgroup *handle, int order);
 
 /*
@@ -119,27 +121,32 @@ static inline bool memcg_kmem_new_page(gfp_t gfp, struct mem_cgroup **handle,
 	struct task *task = current;
 	struct mem_cgroup *memcg;
 	unsigned long flags;
+	int ret;
 
 	*handle = NULL;
-	/* SPEC 1's exceptions that need no domain: __GFP_NOFAIL (may not
-	 * be refused), interrupt context (the interrupted task is not the
-	 * one asking), no task yet (early boot). */
-	if (unlikely((gfp & __GFP_NOFAIL) || in_interrupt() || !task))
+	/* SPEC 1's exceptions: __GFP_NOFAIL (may not be refused) and
+	 * interrupt context (the interrupted task is not the one asking).
+	 * System tasks need no test: they live in the root, which
+	 * memcg_kmem_skip_root has sent away (mem_cgroup_move_task refuses
+	 * to move one elsewhere). */
+	if (unlikely((gfp & __GFP_NOFAIL) || in_interrupt()))
 		return true;
 	flags = local_irq_save();
 	memcg = READ_ONCE(task->active_memcg);
-	if (!memcg && !(task->flags & TASK_SYSTEM))
+	if (!memcg)
 		memcg = READ_ONCE(task->memcg);
-	/* Neither the root nor a domain with no kmem limit on or above it
-	 * is charged. */
-	if (likely(memcg && memcg_kmem_is_accounted(memcg)) &&
+	/* A domain with no kmem limit on it or above it is not charged. */
+	if (likely(memcg_kmem_is_accounted(memcg)) &&
 	    likely(__consume_stock(&memcg_stock[smp_processor_id()], memcg,
 				   1u << order, true))) {
 		local_irq_restore(flags);
 		*handle = memcg;
 		return true;
 	}
-	return __memcg_kmem_new_page_slow(gfp, handle, order, memcg, flags);
+	ret = __memcg_kmem_new_page_slow(gfp, order, memcg, flags);
+	if (ret == 0)
+		*handle = memcg;
+	return ret >= 0;
 }
 
 /*
@@ -181,8 +188,7 @@ static inline void memcg_kmem_uncharge_page(struct page *page, int order)
 	/* The stock still caches memcg, so has not been drained for rmdir
 	 * yet: memcg may be stocked here. */
 	if (likely(stock->cached == memcg && memcg &&
-		   stock->nr_kmem + nr_pages <= STOCK_KMEM_HIGH &&
-		   READ_ONCE(memcg_stock_kmem))) {
+		   stock->nr_kmem + nr_pages <= READ_ONCE(stock_kmem_high))) {
 		stock->nr_kmem += nr_pages;
 		local_irq_restore(flags);
 		return;

@@ -203,12 +203,13 @@ int memcg_charge_kmem_counters(struct mem_cgroup *memcg, gfp_t gfp,
 	struct res_counter *fail;
 	int ret;
 
-	/* A batch for both counters, the surplus to this CPU's stock. */
+	/* A batch for both counters, the surplus to this CPU's stock with
+	 * a reference for each of its pages. */
 	if (READ_ONCE(memcg_stock_enabled) && READ_ONCE(memcg_stock_kmem) &&
 	    nr_pages < CHARGE_BATCH &&
 	    res_counter_charge_quiet(&memcg->res, batch, &fail) == 0) {
 		if (res_counter_charge_quiet(&memcg->kmem, batch, &fail) == 0) {
-			mem_cgroup_get_many(memcg, CHARGE_BATCH);
+			mem_cgroup_get_many(memcg, CHARGE_BATCH - nr_pages);
 			refill_stock(memcg, CHARGE_BATCH - nr_pages, true);
 			return 0;
 		}
@@ -221,20 +222,22 @@ int memcg_charge_kmem_counters(struct mem_cgroup *memcg, gfp_t gfp,
 	if (ret)
 		return ret;
 	ret = charge_kmem_exact(memcg, gfp, nr_pages);
-	if (ret) {
+	if (ret)
 		mem_cgroup_uncharge(memcg, nr_pages);
-		return ret;
-	}
-	mem_cgroup_get_many(memcg, nr_pages);
-	return 0;
+	return ret;
 }
 
 int memcg_charge_kmem(struct mem_cgroup *memcg, gfp_t gfp,
 		      unsigned int nr_pages)
 {
+	/* Stocked kernel charge comes with its references. */
 	if (consume_stock(memcg, nr_pages, true))
 		return 0;
-	return memcg_charge_kmem_counters(memcg, gfp, nr_pages);
+	mem_cgroup_get_many(memcg, nr_pages);
+	if (memcg_charge_kmem_counters(memcg, gfp, nr_pages) == 0)
+		return 0;
+	mem_cgroup_put_many(memcg, nr_pages);
+	return -ENOMEM;
 }
 
 void memcg_uncharge_kmem(struct mem_cgroup *memcg, unsigned int nr_pages)

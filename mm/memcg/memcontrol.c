@@ -101,16 +101,7 @@ unsigned long mem_cgroup_nr_dying(void)
 
 /* --- references ----------------------------------------------------------- */
 
-void mem_cgroup_get_many(struct mem_cgroup *memcg, unsigned int nr)
-{
-	__atomic_add_fetch(&memcg->refcnt, (int)nr, __ATOMIC_RELAXED);
-	line_write(&memcg->refcnt_line);
-}
 
-void mem_cgroup_get(struct mem_cgroup *memcg)
-{
-	mem_cgroup_get_many(memcg, 1);
-}
 
 /* mem_cgroup_tryget - take a reference unless the count is already 0 (the
  * domain is being freed): for walks of memcg_all_list. */
@@ -176,30 +167,22 @@ static struct mem_cgroup *mem_cgroup_free(struct mem_cgroup *memcg)
 	return parent;
 }
 
-void mem_cgroup_put_many(struct mem_cgroup *memcg, unsigned int nr)
+void __mem_cgroup_release(struct mem_cgroup *memcg, int left)
 {
 	/* Freeing a domain drops the reference it held on its parent,
 	 * which may free the parent too: a loop, not recursion. */
-	while (memcg) {
-		int left;
-
-		line_write(&memcg->refcnt_line);
-		left = __atomic_sub_fetch(&memcg->refcnt, (int)nr,
-					  __ATOMIC_ACQ_REL);
-		nr = 1;  /* the child's reference on its parent */
-
-		if (left > 0)
-			return;
+	for (;;) {
 		if (left < 0)
 			panic("memcg: %s: reference count below zero",
 			      memcg->name);
 		memcg = mem_cgroup_free(memcg);
+		if (!memcg)
+			return;
+		line_write(&memcg->refcnt_line);
+		left = __atomic_sub_fetch(&memcg->refcnt, 1, __ATOMIC_ACQ_REL);
+		if (left > 0)
+			return;
 	}
-}
-
-void mem_cgroup_put(struct mem_cgroup *memcg)
-{
-	mem_cgroup_put_many(memcg, 1);
 }
 
 struct mem_cgroup *mem_cgroup_from_task_get(struct task *task)

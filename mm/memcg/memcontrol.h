@@ -154,25 +154,48 @@ static inline struct mem_cgroup *mem_cgroup_from_kmem(struct res_counter *c)
 
 /* --- references (mm/memcg/memcontrol.c) ---------------------------------------- */
 
-/* mem_cgroup_get - take a reference: the domain will not be freed until it
- * is dropped. The caller must already hold one, or hold memcg_tree_lock
- * with the domain visible. */
-void mem_cgroup_get(struct mem_cgroup *memcg);
+/* mem_cgroup_get_many - take nr references: the domain will not be freed
+ * until they are dropped. The caller must already hold one, or hold
+ * memcg_tree_lock with the domain visible, or have interrupts off with
+ * the domain read from the current task (see mm/memcg/kmem_hooks.h).
+ * A batch of kernel pages charged takes one per page at once. */
+static inline void mem_cgroup_get_many(struct mem_cgroup *memcg,
+				       unsigned int nr)
+{
+	line_write(&memcg->refcnt_line);
+	__atomic_add_fetch(&memcg->refcnt, (int)nr, __ATOMIC_RELAXED);
+}
 
-/* mem_cgroup_get_many - take nr references at once (a batch of kernel
- * pages charged). The same rule as mem_cgroup_get. */
-void mem_cgroup_get_many(struct mem_cgroup *memcg, unsigned int nr);
+static inline void mem_cgroup_get(struct mem_cgroup *memcg)
+{
+	mem_cgroup_get_many(memcg, 1);
+}
+
+/* __mem_cgroup_release - the count reached left <= 0: free the domain
+ * (and the ancestors whose last reference it held). */
+void __mem_cgroup_release(struct mem_cgroup *memcg, int left);
 
 /*
- * mem_cgroup_put - drop a reference. The last one frees a removed domain:
- * that is when a dying domain's last kernel page is freed. Any context.
- * Panics if the domain still has kernel memory charged (a page would be
- * left pointing at a freed domain).
+ * mem_cgroup_put_many - drop nr references. The last one frees a removed
+ * domain: that is when a dying domain's last kernel page is freed. Any
+ * context. Panics if the domain still has kernel memory charged (a page
+ * would be left pointing at a freed domain).
  */
-void mem_cgroup_put(struct mem_cgroup *memcg);
+static inline void mem_cgroup_put_many(struct mem_cgroup *memcg,
+				       unsigned int nr)
+{
+	int left;
 
-/* mem_cgroup_put_many - drop nr references at once. */
-void mem_cgroup_put_many(struct mem_cgroup *memcg, unsigned int nr);
+	line_write(&memcg->refcnt_line);  /* before: after, it may be gone */
+	left = __atomic_sub_fetch(&memcg->refcnt, (int)nr, __ATOMIC_ACQ_REL);
+	if (unlikely(left <= 0))
+		__mem_cgroup_release(memcg, left);
+}
+
+static inline void mem_cgroup_put(struct mem_cgroup *memcg)
+{
+	mem_cgroup_put_many(memcg, 1);
+}
 
 /*
  * mem_cgroup_from_task_get - the domain of task, with a reference.
@@ -389,9 +412,10 @@ int memcg_charge_kmem(struct mem_cgroup *memcg, gfp_t gfp,
 /*
  * memcg_charge_kmem_counters - the counters' part of memcg_charge_kmem,
  * for a caller that already looked at the stock: a batch for both
- * counters with the surplus stocked, or else exactly nr_pages (res first;
- * if kmem refuses, res is given back). The caller holds a reference on
- * memcg for the duration.
+ * counters with the surplus stocked (with its references), or else
+ * exactly nr_pages (res first; if kmem refuses, res is given back). The
+ * caller has taken the nr_pages references the pages will hold (and they
+ * keep memcg alive meanwhile); on failure it drops them.
  */
 int memcg_charge_kmem_counters(struct mem_cgroup *memcg, gfp_t gfp,
 			       unsigned int nr_pages);

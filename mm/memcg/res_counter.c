@@ -38,7 +38,8 @@ void res_counter_init(struct res_counter *counter, struct res_counter *parent)
  * charge_one - add val to one counter if the result stays within its
  * limit. Returns false (and changes nothing) if it would not.
  */
-static bool charge_one(struct res_counter *c, int64_t val)
+static inline __attribute__((always_inline)) bool
+charge_one(struct res_counter *c, int64_t val)
 {
 	int64_t old = __atomic_load_n(&c->usage, __ATOMIC_RELAXED);
 	int64_t new;
@@ -58,24 +59,30 @@ static bool charge_one(struct res_counter *c, int64_t val)
 	return true;
 }
 
+static __attribute__((noinline, cold)) void
+uncharge_underflow(struct res_counter *c, int64_t val, int64_t new)
+{
+	printk("res_counter: uncharge of %lld bytes left counter %p at %lld: "
+	       "more was given back than was charged\n", (long long)val,
+	       (void *)c, (long long)new);
+}
+
 /* uncharge_one - take val off one counter; more than it holds is a bug. */
-static void uncharge_one(struct res_counter *c, int64_t val)
+static inline __attribute__((always_inline)) void
+uncharge_one(struct res_counter *c, int64_t val)
 {
 	int64_t new = __atomic_sub_fetch(&c->usage, val, __ATOMIC_RELAXED);
 
 	line_write(&c->line);
 	if (unlikely(new < 0))
-		printk("res_counter: uncharge of %lld bytes left counter %p "
-		       "at %lld: more was given back than was charged\n",
-		       (long long)val, (void *)c, (long long)new);
+		uncharge_underflow(c, val, new);
 }
 
-static int charge_tree(struct res_counter *counter, int64_t val,
+static inline __attribute__((always_inline)) int
+charge_tree(struct res_counter *counter, int64_t val,
 		       struct res_counter **limit_fail_at, bool count_fail)
 {
 	struct res_counter *c, *u;
-
-	*limit_fail_at = NULL;
 	for (c = counter; c; c = c->parent) {
 		if (likely(charge_one(c, val)))
 			continue;

@@ -36,6 +36,7 @@
 struct memcg_stock_pcp memcg_stock[NR_CPUS];
 bool memcg_stock_enabled = true;
 bool memcg_stock_kmem = true;
+unsigned int stock_kmem_high = STOCK_KMEM_HIGH;
 
 bool consume_stock(struct mem_cgroup *memcg, unsigned int nr_pages, bool kmem)
 {
@@ -203,5 +204,6 @@ void memcg_stock_set_enabled(bool on)
 void memcg_stock_set_kmem(bool on)
 {
 	WRITE_ONCE(memcg_stock_kmem, on);
+	WRITE_ONCE(stock_kmem_high, on ? STOCK_KMEM_HIGH : 0);
 	drain_all_stock(NULL);
 }

@@ -63,6 +63,10 @@ extern bool memcg_stock_enabled;
  * host benchmark's comparison (memcg_stock_set_kmem). */
 extern bool memcg_stock_kmem;
 
+/* The most kernel pages a stock keeps when they come back from freed
+ * pages: STOCK_KMEM_HIGH, or 0 while kernel pages are not stocked. */
+extern unsigned int stock_kmem_high;
+
 /**
  * consume_stock - serve a charge from this CPU's stock, if it can.
  * @memcg:    the domain to charge
