@@ -60,9 +60,6 @@ struct task {
 	int pid;
 	unsigned int flags;
 	struct mem_cgroup *memcg;     /* the domain this task is in */
-	/* Set: kernel allocations of this task are charged to this domain
-	 * instead (set_active_memcg, mm/memcg/kmem_hooks.h). */
-	struct mem_cgroup *active_memcg;
 	struct list_head memcg_node;  /* on memcg->tasks */
 	/* User memory (mm/memcg/user_memory.c), under user_memory_lock; set up by
 	 * mem_cgroup_attach_task / mem_cgroup_fork_task. */
@@ -99,6 +96,11 @@ struct task {
 	bool on_rq;                   /* runnable: queued or running */
 	int saved_preempt_count;      /* the CPU's count while switched out */
 	uint64_t runtime;             /* TSC cycles it has run */
+
+	/* Set: kernel allocations of this task are charged to this domain
+	 * instead of its own (set_active_memcg, mm/memcg/kmem_hooks.h). Last,
+	 * so that the fields above keep their offsets. */
+	struct mem_cgroup *active_memcg;
 };
 
 #endif

@@ -87,10 +87,10 @@ static void check_domain(struct check_report *r, struct mem_cgroup *memcg,
 	mem_cgroup_path(memcg, path, sizeof(path));
 	if (memcg->dying) {
 		(*dying)++;
-		if (memcg_stock_pages(memcg, false, true))
+		if (memcg_stock_pages(memcg))
 			fail(r, "%s: removed, but %lu pages of it are still in "
 			     "CPU stocks", path,
-			     memcg_stock_pages(memcg, false, true));
+			     memcg_stock_pages(memcg));
 	}
 	if (rss < 0 || cache < 0 || stack < 0)
 		fail(r, "%s: negative page count: rss %ld, cache %ld, "

@@ -206,18 +206,29 @@ static unsigned long user_pages_total(void)
 	return pages;
 }
 
+/* drain_for_reading - give back what CPUs hold in stock for memcg's
+ * subtree (an IPI, only if some stock holds any), so that the usage shown
+ * is what pages use. */
+static void drain_for_reading(struct mem_cgroup *memcg, bool kmem)
+{
+	if (!in_interrupt() && memcg_stock_pages_subtree(memcg, kmem))
+		drain_all_stock(memcg);
+}
+
+void mem_cgroup_reset_max(struct mem_cgroup *memcg, bool kmem)
+{
+	drain_for_reading(memcg, kmem);
+	res_counter_reset_max(kmem ? &memcg->kmem : &memcg->res);
+}
+
 uint64_t mem_cgroup_read_counter(struct mem_cgroup *memcg, bool kmem,
 				 enum res_member member)
 {
 	uint64_t used;
 
 	if (!mem_cgroup_is_root(memcg)) {
-		/* A usage figure is shown without what CPUs hold in stock for
-		 * the subtree: it is given back first (an IPI, only if some
-		 * stock holds any), so that the figure is what pages use. */
-		if (member == RES_USAGE && !in_interrupt() &&
-		    memcg_stock_pages_subtree(memcg, kmem))
-			drain_all_stock(memcg);
+		if (member == RES_USAGE)
+			drain_for_reading(memcg, kmem);
 		return res_counter_read_u64(kmem ? &memcg->kmem : &memcg->res,
 					    member);
 	}
@@ -264,7 +275,7 @@ int mem_cgroup_read_stat(struct mem_cgroup *memcg, struct mem_cgroup_stat *st)
 		uint64_t stack = (uint64_t)READ_ONCE(m->nr_kernel_stack) *
 				 PAGE_SIZE;
 		uint64_t slab = (uint64_t)m->scan_slab_pages * PAGE_SIZE;
-		uint64_t stock = (uint64_t)memcg_stock_pages(m, false, true) *
+		uint64_t stock = (uint64_t)memcg_stock_pages(m) *
 				 PAGE_SIZE;
 
 		if (m == memcg) {

@@ -177,7 +177,9 @@ unsigned long memcg_stock_pages_subtree(struct mem_cgroup *top, bool kmem)
 	return pages;
 }
 
-unsigned long memcg_stock_pages(struct mem_cgroup *memcg, bool kmem, bool all)
+/* stock_pages - memcg's stocked pages on all CPUs: kernel ones, and user
+ * ones too if all. Compares pointers only (see the top of this file). */
+static unsigned long stock_pages(struct mem_cgroup *memcg, bool all)
 {
 	unsigned long pages = 0;
 
@@ -186,12 +188,21 @@ unsigned long memcg_stock_pages(struct mem_cgroup *memcg, bool kmem, bool all)
 
 		if (READ_ONCE(stock->cached) != memcg)
 			continue;
-		if (kmem || all)
-			pages += READ_ONCE(stock->nr_kmem);
-		if (!kmem || all)
+		pages += READ_ONCE(stock->nr_kmem);
+		if (all)
 			pages += READ_ONCE(stock->nr_pages);
 	}
 	return pages;
+}
+
+unsigned long memcg_stock_pages(struct mem_cgroup *memcg)
+{
+	return stock_pages(memcg, true);
+}
+
+unsigned long memcg_stock_kmem_pages(struct mem_cgroup *memcg)
+{
+	return stock_pages(memcg, false);
 }
 
 void memcg_stock_set_enabled(bool on)

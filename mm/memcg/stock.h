@@ -138,9 +138,11 @@ void drain_all_stock(struct mem_cgroup *memcg);
  */
 unsigned long memcg_stock_pages_subtree(struct mem_cgroup *top, bool kmem);
 
-/* memcg_stock_pages - pages stocked for memcg itself on all CPUs, of the
- * kind asked (kmem) or both (all): a snapshot, for memory.stat and check. */
-unsigned long memcg_stock_pages(struct mem_cgroup *memcg, bool kmem, bool all);
+/* memcg_stock_pages - pages stocked for memcg itself on all CPUs, both
+ * kinds; memcg_stock_kmem_pages - the kernel ones alone. Snapshots, for
+ * memory.stat and check. */
+unsigned long memcg_stock_pages(struct mem_cgroup *memcg);
+unsigned long memcg_stock_kmem_pages(struct mem_cgroup *memcg);
 
 /* memcg_stock_set_enabled - switch the stocks on or off (draining them
  * all when switched off). */
