@@ -83,6 +83,8 @@ charge_tree(struct res_counter *counter, int64_t val,
 		       struct res_counter **limit_fail_at, bool count_fail)
 {
 	struct res_counter *c, *u;
+
+	*limit_fail_at = NULL;
 	for (c = counter; c; c = c->parent) {
 		if (likely(charge_one(c, val)))
 			continue;
