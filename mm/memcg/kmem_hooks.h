@@ -178,33 +178,27 @@ static inline void memcg_kmem_commit_page(struct page *page,
  * memcg_kmem_uncharge_page - a page with PG_kmemcg is being freed: it
  * stops owning its charge (PG_kmemcg and page->memcg are cleared here, and
  * only here). The charge goes back to this CPU's stock if the stock caches
- * the page's domain (nothing shared is written), else to the counters
- * (memcg_uncharge_kmem).
+ * the page's domain and has room (nothing shared is written), else to the
+ * counters (memcg_uncharge_kmem_counters).
  */
 static inline void memcg_kmem_uncharge_page(struct page *page, int order)
 {
 	struct mem_cgroup *memcg = page->memcg;
 	unsigned int nr_pages = 1u << order;
-	struct memcg_stock_pcp *stock;
 	unsigned long flags;
+	bool stocked;
 
-	page->memcg = NULL;
-	page->flags &= ~PG_kmemcg;
-	flags = local_irq_save();
-	stock = &memcg_stock[smp_processor_id()];
-	/* The stock still caches memcg, so has not been drained for rmdir
-	 * yet: memcg may be stocked here. */
-	if (likely(stock->cached == memcg && memcg &&
-		   stock->nr_kmem + nr_pages <= READ_ONCE(stock_kmem_high))) {
-		stock->nr_kmem += nr_pages;
-		local_irq_restore(flags);
-		return;
-	}
-	local_irq_restore(flags);
 	if (unlikely(!memcg))
 		panic("memcg_kmem_uncharge_page: pfn 0x%lx has PG_kmemcg but "
 		      "no domain", (unsigned long)page_to_pfn(page));
-	memcg_uncharge_kmem(memcg, nr_pages);
+	page->memcg = NULL;
+	page->flags &= ~PG_kmemcg;
+	flags = local_irq_save();
+	stocked = __stock_return_kmem(&memcg_stock[smp_processor_id()], memcg,
+				      nr_pages);
+	local_irq_restore(flags);
+	if (unlikely(!stocked))
+		memcg_uncharge_kmem_counters(memcg, nr_pages);
 }
 
 #endif

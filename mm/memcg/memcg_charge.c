@@ -21,7 +21,8 @@
  *                    res_counter_charge_quiet(kmem, 32 pages)
  *                    mem_cgroup_get_many(memcg, 32)           mm/memcg/memcontrol.c
  *                    refill_stock(memcg, 32 - n, kmem)        mm/memcg/stock.c
- *             else exact: mem_cgroup_try_charge(memcg, n)     here (res)
+ *             else exact: res_counter_charge_quiet(res, n pages), or if
+ *                         that does not fit, mem_cgroup_try_charge   (res)
  *                           consume_stock(memcg, n, res)      mm/memcg/stock.c
  *                           mem_cgroup_do_charge: batch, exact; drain; reclaim
  *                         charge_kmem_exact(memcg, n)         here (kmem)
@@ -32,11 +33,10 @@
  *
  *   free_accounted_pages(page, order)                         mm/buddy.c
  *     memcg_kmem_uncharge_page(page, order)                   mm/memcg/kmem_hooks.h
- *       memcg_uncharge_kmem(memcg, n)                         here
- *         stock_return_kmem(memcg, n)  this CPU caches memcg: mm/memcg/stock.c
- *                                      done (above 64 pages, the surplus
- *                                      goes to the counters)
- *         else res_counter_uncharge(kmem), (res), mem_cgroup_put_many
+ *       irqs off: this CPU's stock caches memcg and holds at most
+ *       64 kernel pages after: the charge goes back to it, done
+ *       else memcg_uncharge_kmem_counters(memcg, n)           here
+ *         res_counter_uncharge(kmem), (res), mem_cgroup_put_many
  *     <give the pages back>
  *
  * User pages (hog, cache) enter at mem_cgroup_try_charge, from
@@ -216,11 +216,15 @@ int memcg_charge_kmem_counters(struct mem_cgroup *memcg, gfp_t gfp,
 		res_counter_uncharge(&memcg->res, batch);
 	}
 
-	/* Exactly nr_pages: res (through its own stock, draining and
-	 * reclaiming if it must), then kmem. */
-	ret = mem_cgroup_try_charge(memcg, gfp, nr_pages, NULL);
-	if (ret)
-		return ret;
+	/* Exactly nr_pages: res straight to the counter if it fits, else
+	 * through mem_cgroup_try_charge (its stock, draining, reclaim, and a
+	 * refusal counted); then kmem. */
+	if (res_counter_charge_quiet(&memcg->res,
+				     (int64_t)nr_pages * PAGE_SIZE, &fail)) {
+		ret = mem_cgroup_try_charge(memcg, gfp, nr_pages, NULL);
+		if (ret)
+			return ret;
+	}
 	ret = charge_kmem_exact(memcg, gfp, nr_pages);
 	if (ret)
 		mem_cgroup_uncharge(memcg, nr_pages);
@@ -240,15 +244,23 @@ int memcg_charge_kmem(struct mem_cgroup *memcg, gfp_t gfp,
 	return -ENOMEM;
 }
 
-void memcg_uncharge_kmem(struct mem_cgroup *memcg, unsigned int nr_pages)
+void memcg_uncharge_kmem_counters(struct mem_cgroup *memcg,
+				  unsigned int nr_pages)
 {
-	if (stock_return_kmem(memcg, nr_pages))
-		return;
+	int64_t bytes = (int64_t)nr_pages * PAGE_SIZE;
+
 	/* The reverse order of the charge: res >= kmem at every moment;
 	 * the references last, since the last one may free the domain. */
-	res_counter_uncharge(&memcg->kmem, (int64_t)nr_pages * PAGE_SIZE);
-	mem_cgroup_uncharge(memcg, nr_pages);
+	res_counter_uncharge(&memcg->kmem, bytes);
+	res_counter_uncharge(&memcg->res, bytes);
+	memcg_oom_recover(memcg);
 	mem_cgroup_put_many(memcg, nr_pages);
+}
+
+void memcg_uncharge_kmem(struct mem_cgroup *memcg, unsigned int nr_pages)
+{
+	if (!stock_return_kmem(memcg, nr_pages))
+		memcg_uncharge_kmem_counters(memcg, nr_pages);
 }
 
 void memcg_account_kernel_stack(struct page *stack, int account)

@@ -421,9 +421,12 @@ int memcg_charge_kmem_counters(struct mem_cgroup *memcg, gfp_t gfp,
 			       unsigned int nr_pages);
 
 /* memcg_uncharge_kmem - give back a kernel allocation of nr_pages, with
- * its references: to this CPU's stock if it caches memcg, else kmem, res,
- * and the references. The last reference may free a dying domain. */
+ * its references: to this CPU's stock if it caches memcg and has room,
+ * else to the counters (memcg_uncharge_kmem_counters: kmem, res, then the
+ * references; the last reference may free a dying domain). */
 void memcg_uncharge_kmem(struct mem_cgroup *memcg, unsigned int nr_pages);
+void memcg_uncharge_kmem_counters(struct mem_cgroup *memcg,
+				  unsigned int nr_pages);
 
 /*
  * memcg_account_kernel_stack - fork and exit report a kernel stack (Linux:

@@ -112,27 +112,12 @@ void refill_stock(struct mem_cgroup *memcg, unsigned int nr_pages, bool kmem)
 
 bool stock_return_kmem(struct mem_cgroup *memcg, unsigned int nr_pages)
 {
-	struct memcg_stock_pcp *stock;
-	unsigned int surplus = 0;
-	unsigned long flags;
+	unsigned long flags = local_irq_save();
+	bool ret = __stock_return_kmem(&memcg_stock[smp_processor_id()],
+				       memcg, nr_pages);
 
-	flags = local_irq_save();
-	stock = &memcg_stock[smp_processor_id()];
-	/* A stock that still caches memcg has not been drained for rmdir
-	 * yet (a drain forgets the domain), so memcg may be stocked here. */
-	if (stock->cached != memcg || !READ_ONCE(memcg_stock_kmem)) {
-		local_irq_restore(flags);
-		return false;
-	}
-	stock->nr_kmem += nr_pages;
-	if (unlikely(stock->nr_kmem > STOCK_KMEM_HIGH)) {
-		surplus = stock->nr_kmem - CHARGE_BATCH;
-		stock->nr_kmem = CHARGE_BATCH;
-	}
 	local_irq_restore(flags);
-	if (surplus)  /* the stock keeps a batch, so memcg stays alive */
-		uncharge_counters(memcg, 0, surplus);
-	return true;
+	return ret;
 }
 
 /*

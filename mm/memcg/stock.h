@@ -15,8 +15,8 @@
  *             these also holds one reference on the domain, as the page
  *             it is handed to will (mm/memcg/memcontrol.h, refcnt).
  * A kernel page freed on a CPU whose stock caches its domain gives its
- * charge back to the stock, not to the counters; above STOCK_KMEM_HIGH the
- * surplus is uncharged.
+ * charge back to the stock, not to the counters, as long as the stock
+ * then holds at most STOCK_KMEM_HIGH kernel pages.
  *
  * So the counters include what the stocks hold (SPEC 5.3):
  *   kmem usage = kernel pages owned + nr_kmem stocked on all CPUs
@@ -38,8 +38,7 @@
 struct mem_cgroup;
 
 #define CHARGE_BATCH 32U  /* pages charged at once to fill a stock */
-/* Kernel pages freed back into a stock: above this, all but one batch
- * goes back to the counters. */
+/* The most kernel pages a stock takes back from freed pages. */
 #define STOCK_KMEM_HIGH (2 * CHARGE_BATCH)
 
 struct memcg_stock_pcp {
@@ -110,14 +109,29 @@ void refill_stock(struct mem_cgroup *memcg, unsigned int nr_pages, bool kmem);
 
 /**
  * stock_return_kmem - a kernel page of memcg was freed: put its charge in
- * this CPU's stock if the stock caches memcg.
+ * this CPU's stock, if the stock caches memcg and has room for it.
  * @memcg:    the page's domain
  * @nr_pages: its pages
  *
- * Returns false, changing nothing, when the stock caches another domain
- * or kernel pages are not stocked: the caller uncharges the counters.
+ * The stock keeps at most stock_kmem_high kernel pages; past that, and
+ * when it caches another domain, nothing changes and false is returned:
+ * the caller uncharges the counters.
  */
 bool stock_return_kmem(struct mem_cgroup *memcg, unsigned int nr_pages);
+
+/* __stock_return_kmem - stock_return_kmem with interrupts already off.
+ * A stock that still caches memcg has not been drained for rmdir yet (a
+ * drain forgets the domain), so memcg may be stocked here. */
+static inline bool __stock_return_kmem(struct memcg_stock_pcp *stock,
+				       struct mem_cgroup *memcg,
+				       unsigned int nr_pages)
+{
+	if (stock->cached != memcg ||
+	    stock->nr_kmem + nr_pages > READ_ONCE(stock_kmem_high))
+		return false;
+	stock->nr_kmem += nr_pages;
+	return true;
+}
 
 /**
  * drain_all_stock - give back the stocked charge of memcg's subtree on
