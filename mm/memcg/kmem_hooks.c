@@ -78,7 +78,9 @@ int __memcg_kmem_new_page_slow(gfp_t gfp, int order, struct mem_cgroup *memcg,
 {
 	unsigned int nr_pages = 1u << order;
 
-	if (!memcg_kmem_is_accounted(memcg)) {
+	/* Neither the root nor a domain with no kmem limit on it or
+	 * above it is charged. */
+	if (!memcg || !memcg_kmem_is_accounted(memcg)) {
 		local_irq_restore(flags);
 		return 1;  /* nobody pays: not charged */
 	}

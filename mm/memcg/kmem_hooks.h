@@ -111,8 +111,8 @@ static inline bool memcg_kmem_skip_root(void)
  * @handle: set to the charged domain, or NULL if nothing was charged
  * @order:  the allocation's order
  *
- * Inline, the common case: interrupts off, read the domain, check that it
- * is accounted, take the pages from this CPU's stock. Interrupts off is
+ * Inline, the common case: interrupts off, read the domain, take the
+ * pages from this CPU's stock. Interrupts off is
  * what keeps the domain alive meanwhile: a task is moved to another
  * domain only after every CPU has taken an IPI (mem_cgroup_move_task),
  * that is, has left such a section; once taken, the charge holds it (one
@@ -142,9 +142,10 @@ static inline bool memcg_kmem_new_page(gfp_t gfp, struct mem_cgroup **handle,
 	memcg = READ_ONCE(task->active_memcg);
 	if (!memcg)
 		memcg = READ_ONCE(task->memcg);
-	/* A domain with no kmem limit on it or above it is not charged. */
-	if (likely(memcg_kmem_is_accounted(memcg)) &&
-	    likely(__consume_stock(&memcg_stock[smp_processor_id()], memcg,
+	/* A stock holds kernel charge only for an accounted domain (a
+	 * domain that stops being accounted has its stocks drained), so a
+	 * hit needs no accounted test; the slow path makes it. */
+	if (likely(__consume_stock(&memcg_stock[smp_processor_id()], memcg,
 				   1u << order, true))) {
 		local_irq_restore(flags);
 		*handle = memcg;

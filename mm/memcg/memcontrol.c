@@ -463,6 +463,11 @@ int memcg_update_kmem_limit(struct mem_cgroup *memcg, int64_t limit)
 					   __ATOMIC_RELAXED);
 		}
 		memcg_propagate_kmem(memcg);
+		/* The hooks serve a stock hit without asking whether the
+		 * domain is accounted: a subtree that may have stopped being
+		 * accounted loses its stocked kernel charge here. */
+		if (limit == RES_COUNTER_MAX)
+			drain_all_stock(memcg);
 	}
 	memcg_tree_unlock();
 	/* The first kmem limit of this domain switches the hooks on; the
