@@ -6,14 +6,10 @@
  * inline parts, and what calls what: mm/memcg/kmem_hooks.h; the whole
  * call tree: mm/memcg/memcg_charge.c.
  *
- * The common case - an accounted domain whose charge this CPU's stock can
- * serve - is one section with interrupts off that reads the domain, checks
- * that it is accounted, and takes the pages from the stock: no shared
- * line is written. Interrupts off is what keeps the domain alive while it
- * is read: a task is moved to another domain only after every CPU has
- * taken an IPI (mem_cgroup_move_task), that is, has left such a section.
- * Once the pages are taken, the charge itself holds the domain (one
- * reference per kernel page, taken when the batch was charged).
+ * The common case - a domain whose kernel charge this CPU's stock holds -
+ * never gets here: memcg_kmem_new_page serves it inline. What comes here
+ * is the rest: the accounted test, and a charge of the counters, with the
+ * references the pages will hold taken first.
  */
 #include "mm/memcg/kmem_hooks.h"
 
