@@ -109,6 +109,13 @@ static void check_domain(struct check_report *r, struct mem_cgroup *memcg,
 			     (long long)kmem);
 		return;
 	}
+	/* Each kernel page charged to it, owned or stocked, holds one. */
+	if (READ_ONCE(memcg->refcnt) < memcg->scan_kmem_pages +
+					   (long)memcg_stock_kmem_pages(memcg))
+		fail(r, "%s: reference count %d, below its %ld kernel pages "
+		     "owned + %lu stocked (each holds a reference)", path,
+		     READ_ONCE(memcg->refcnt), memcg->scan_kmem_pages,
+		     memcg_stock_kmem_pages(memcg));
 	if (kmem != memcg->scan_kmem)
 		fail(r, "%s: kmem usage %lld bytes, but its kernel pages + "
 		     "kmem stocked on CPUs are %lld bytes", path, (long long)kmem,
