@@ -389,8 +389,9 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 {
 	if (unlikely(order > MAX_ORDER))
 		return NULL;
-	/* A 5-byte NOP until the first kmem limit is set (SPEC 1); then the
-	 * root's tasks, the common case, are sent on before anything else. */
+	/* A 5-byte NOP until the first kmem limit is set (SPEC 1); then
+	 * what is not charged - no __GFP_KMEMCG, or a task of the root, the
+	 * common case - is sent on before anything else. */
 	if (memcg_kmem_enabled() && (gfp & __GFP_KMEMCG) &&
 	    !memcg_kmem_skip_root())
 		return alloc_pages_accounted(gfp, order);
@@ -521,8 +522,9 @@ void free_accounted_pages(struct page *page, unsigned int order)
 		return;
 	free_pages_check("free_accounted_pages", page, order, PG_kmemcg);
 
-	/* Uncharge the domain that was charged for the block, if any (the
-	 * hook clears PG_kmemcg). */
+	/* Uncharge the domain that was charged for the block, if any;
+	 * __free_pages then clears PG_kmemcg and page->memcg with the rest
+	 * of the page's state. */
 	if (page->flags & PG_kmemcg)
 		memcg_kmem_uncharge_page(page, order);
 

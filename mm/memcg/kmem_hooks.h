@@ -176,11 +176,13 @@ static inline void memcg_kmem_commit_page(struct page *page,
 }
 
 /*
- * memcg_kmem_uncharge_page - a page with PG_kmemcg is being freed: it
- * stops owning its charge (PG_kmemcg and page->memcg are cleared here, and
- * only here). The charge goes back to this CPU's stock if the stock caches
- * the page's domain and has room (nothing shared is written), else to the
- * counters (memcg_uncharge_kmem_counters).
+ * memcg_kmem_uncharge_page - a page with PG_kmemcg is being freed by
+ * free_accounted_pages: its charge goes back to this CPU's stock if the
+ * stock caches the page's domain and has room (nothing shared is
+ * written), else to the counters (memcg_uncharge_kmem_counters).
+ * PG_kmemcg and page->memcg are left to the allocator, which resets every
+ * field of a page it takes back (__free_pages) - the one place they are
+ * cleared.
  */
 static inline void memcg_kmem_uncharge_page(struct page *page, int order)
 {
@@ -192,8 +194,6 @@ static inline void memcg_kmem_uncharge_page(struct page *page, int order)
 	if (unlikely(!memcg))
 		panic("memcg_kmem_uncharge_page: pfn 0x%lx has PG_kmemcg but "
 		      "no domain", (unsigned long)page_to_pfn(page));
-	page->memcg = NULL;
-	page->flags &= ~PG_kmemcg;
 	flags = local_irq_save();
 	stocked = __stock_return_kmem(&memcg_stock[smp_processor_id()], memcg,
 				      nr_pages);

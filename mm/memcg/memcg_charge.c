@@ -8,18 +8,20 @@
  * allocator to the counters; other files point here.
  *
  *   alloc_pages(gfp, order)                                   mm/buddy.c
- *     [static key off, or no __GFP_KMEMCG: the raw allocator, nothing else]
+ *     [static key off, no __GFP_KMEMCG, or a task of the root with no
+ *      active domain (memcg_kmem_skip_root, a pointer compare, no irq
+ *      save): the raw allocator, nothing else]
  *     alloc_pages_accounted(gfp, order)                       mm/buddy.c
  *       memcg_kmem_new_page(gfp, &handle, order)              mm/memcg/kmem_hooks.h
- *         a root task with no active domain: not charged      (no irq save)
- *         __memcg_kmem_new_page()                             mm/memcg/kmem_hooks.c
- *           NOFAIL, interrupt, system task: not charged       (no irq save)
- *           irqs off: the domain (active, or the task's); not accounted: done
- *           __consume_stock(stock, memcg, n, kmem)  hit: done mm/memcg/stock.h
+ *         __GFP_NOFAIL, interrupt context: not charged        (no irq save)
+ *         irqs off: the domain (active, or the task's)
+ *         __consume_stock(stock, memcg, n, kmem)  hit: done   mm/memcg/stock.h
+ *         __memcg_kmem_new_page_slow()                        mm/memcg/kmem_hooks.c
+ *           not accounted: done; else mem_cgroup_get_many(memcg, n)
  *           memcg_charge_kmem_counters(memcg, gfp, n)         here
  *             batch: res_counter_charge_quiet(res, 32 pages)  mm/memcg/res_counter.c
  *                    res_counter_charge_quiet(kmem, 32 pages)
- *                    mem_cgroup_get_many(memcg, 32)           mm/memcg/memcontrol.c
+ *                    mem_cgroup_get_many(memcg, 32 - n)       mm/memcg/memcontrol.h
  *                    refill_stock(memcg, 32 - n, kmem)        mm/memcg/stock.c
  *             else exact: res_counter_charge_quiet(res, n pages), or if
  *                         that does not fit, mem_cgroup_try_charge   (res)
@@ -37,7 +39,8 @@
  *       64 kernel pages after: the charge goes back to it, done
  *       else memcg_uncharge_kmem_counters(memcg, n)           here
  *         res_counter_uncharge(kmem), (res), mem_cgroup_put_many
- *     <give the pages back>
+ *     __free_pages: the page's fields reset (PG_kmemcg and page->memcg
+ *     too), the pages back to the per-CPU list or the free lists
  *
  * User pages (hog, cache) enter at mem_cgroup_try_charge, from
  * mm/memcg/user_memory.c; slab pages of a domain's child caches at
