@@ -248,6 +248,12 @@ $(BUILD)/fuzz/%: tests/fuzz/%.c $(HOST_SRCS) $(HOST_HEADERS)
 	$(FUZZ_CC) $(filter-out -fsanitize=address%,$(HOST_CFLAGS)) \
 		-fsanitize=fuzzer,address,undefined -o $@ $< $(HOST_SRCS)
 
+# The charge path on every host CPU with threads (tests/bench/host_charge.c):
+# the real mm/ sources, optimised and without sanitizers.
+$(BUILD)/host/bench_charge: tests/bench/host_charge.c $(HOST_SRCS) $(HOST_HEADERS)
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(filter-out -O1 -fsanitize=%,$(HOST_CFLAGS)) -O2 -o $@ $< $(HOST_SRCS)
+
 unit: $(UNIT_TESTS)
 	@for t in $(UNIT_TESTS); do echo "== $$t"; $$t || exit 1; done
 

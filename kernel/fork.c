@@ -20,9 +20,9 @@
  * Charging. The kmem hooks charge the domain of the current task. For
  * fork that is the parent's domain, where the child goes. For `run` the
  * current task is the shell, a system task, never charged: the shell
- * allocates on the new task's behalf by presenting, for the duration of
- * the two allocations (stack and struct task), a stand-in task in the target domain as current
- * (charge_as_begin - the role Linux's set_active_memcg() plays).
+ * makes the target domain its active one for the two allocations (stack
+ * and struct task), as Linux does with set_active_memcg()
+ * (mm/memcg/kmem_hooks.h).
  */
 #include "kernel/fork.h"
 
@@ -37,6 +37,7 @@
 #include "kernel/task_ops.h"
 #include "kernel/task_table.h"
 #include "mm/buddy.h"
+#include "mm/memcg/kmem_hooks.h"
 #include "mm/memcg/memcontrol.h"
 
 extern void task_start(void);  /* arch/x86_64/switch.S */
@@ -199,36 +200,19 @@ int task_fork(struct task *parent)
 	return start(child);
 }
 
-void charge_as_begin(struct charge_as *as, struct mem_cgroup *memcg)
-{
-	memset(&as->stand_in, 0, sizeof(as->stand_in));
-	as->stand_in.pid = -1;
-	as->stand_in.memcg = memcg;
-	INIT_LIST_HEAD(&as->stand_in.memcg_node);
-	/* Not preempted meanwhile: the scheduler must see the real task. */
-	preempt_disable();
-	as->saved = current;
-	set_current(&as->stand_in);
-}
-
-void charge_as_end(struct charge_as *as)
-{
-	set_current(as->saved);
-	preempt_enable();
-}
-
 /* spawn - task_spawn and task_spawn_job: on_reap NULL for the former. */
 static int spawn(struct mem_cgroup *memcg, const struct program *prog,
 		 const char *arg,
 		 void (*on_reap)(void *data, int pid, bool killed), void *data)
 {
-	struct charge_as as;
+	struct mem_cgroup *old;
 	struct task *task;
 	int ret;
 
-	charge_as_begin(&as, memcg);
+	/* The caller holds a reference on memcg (SPEC 7.3 `run`). */
+	old = set_active_memcg(memcg);
 	ret = task_create(prog, arg, 0, &task);
-	charge_as_end(&as);
+	set_active_memcg(old);
 	if (ret < 0)
 		return ret;
 	if (on_reap) {

@@ -27,23 +27,6 @@ struct task;
  */
 int task_fork(struct task *parent);
 
-/* The stand-in current task of charge_as_begin: only its domain (and no
- * TASK_SYSTEM flag) matter to the kmem hooks. */
-struct charge_as {
-	struct task stand_in;
-	struct task *saved;
-};
-
-/*
- * charge_as_begin - until charge_as_end(), allocations made by this CPU are
- * charged to memcg, as if a task of memcg made them (the role of Linux's
- * set_active_memcg()): a stand-in task of memcg is current, and preemption
- * is off so that the scheduler never sees it. Used by `run`, whose caller
- * (the shell) is a system task, and by the benchmarks.
- */
-void charge_as_begin(struct charge_as *as, struct mem_cgroup *memcg);
-void charge_as_end(struct charge_as *as);
-
 /*
  * task_spawn - `run`: a new task running prog with arg (copied; at most
  * TASK_ARG_MAX - 1 bytes) in memcg, its stack and struct charged to memcg.

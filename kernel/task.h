@@ -102,6 +102,11 @@ struct task {
 	bool on_rq;                   /* runnable: queued or running */
 	int saved_preempt_count;      /* the CPU's count while switched out */
 	uint64_t runtime;             /* TSC cycles it has run */
+
+	/* Set: kernel allocations of this task are charged to this domain
+	 * instead of its own (set_active_memcg, mm/memcg/kmem_hooks.h). Last,
+	 * so that the fields above keep their offsets. */
+	struct mem_cgroup *active_memcg;
 };
 
 #endif

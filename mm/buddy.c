@@ -19,10 +19,9 @@
  * freed block goes back to the zone of its own node (page->node), wherever
  * it is freed.
  *
- * alloc_pages() is also where kernel-memory accounting starts: the charge
- * path of a kernel stack is alloc_pages -> memcg_kmem_new_page (charge the
- * domain) -> take the pages -> memcg_kmem_commit_page (record the domain in
- * the page, or give the charge back).
+ * alloc_pages() is also where kernel-memory accounting starts, and
+ * free_accounted_pages() where it ends: the call tree from here to the
+ * counters is drawn once, in mm/memcg/memcg_charge.c.
  */
 #include "mm/buddy.h"
 
@@ -338,22 +337,17 @@ static struct page *alloc_pages_slowpath(gfp_t gfp, unsigned int order)
 	return NULL;
 }
 
-struct page *alloc_pages(gfp_t gfp, unsigned int order)
+/*
+ * __alloc_pages, alloc_pages_raw - the allocator itself, accounting aside: take the pages
+ * - none if fault injection fails this allocation (mm/fail_page.c) or
+ * only the system tasks' reserve is left (mm/watermark.c) - and prepare
+ * them.
+ */
+static __attribute__((always_inline)) inline struct page *
+__alloc_pages(gfp_t gfp, unsigned int order)
 {
-	struct mem_cgroup *handle;
-	struct page *page;
+	struct page *page = NULL;
 
-	if (unlikely(order > MAX_ORDER))
-		return NULL;
-
-	/* 1. Charge the current task's domain, if gfp asks for it. */
-	if (!memcg_kmem_new_page(gfp, &handle, order))
-		return NULL;
-
-	/* 2. Take the pages - none if fault injection fails this allocation
-	 * (mm/fail_page.c) or only the system tasks' reserve is left
-	 * (mm/watermark.c). */
-	page = NULL;
 	if (likely(!should_fail_alloc_page(gfp, order) &&
 		   zone_watermark_ok(gfp, order))) {
 		page = rmqueue(order);
@@ -362,10 +356,44 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 	}
 	if (likely(page))
 		prep_new_page(page, order, gfp);
+	return page;
+}
 
-	/* 3. Record the domain in the page, or uncharge if page is NULL. */
+static __attribute__((noinline)) struct page *
+alloc_pages_raw(gfp_t gfp, unsigned int order)
+{
+	return __alloc_pages(gfp, order);
+}
+
+/*
+ * alloc_pages_accounted - an allocation to be charged to a domain other
+ * than the root: charge, allocate, record the owner (or give the charge
+ * back if no page came).
+ */
+static __attribute__((noinline)) struct page *
+alloc_pages_accounted(gfp_t gfp, unsigned int order)
+{
+	struct mem_cgroup *handle;
+	struct page *page;
+
+	if (!memcg_kmem_new_page(gfp, &handle, order))
+		return NULL;  /* refused: the domain is at its limit */
+	page = __alloc_pages(gfp, order);
 	memcg_kmem_commit_page(page, handle, order);
 	return page;
+}
+
+struct page *alloc_pages(gfp_t gfp, unsigned int order)
+{
+	if (unlikely(order > MAX_ORDER))
+		return NULL;
+	/* A 5-byte NOP until the first kmem limit is set (SPEC 1); then
+	 * what is not charged - no __GFP_KMEMCG, or a task of the root, the
+	 * common case - is sent on before anything else. */
+	if (memcg_kmem_enabled() && (gfp & __GFP_KMEMCG) &&
+	    !memcg_kmem_skip_root())
+		return alloc_pages_accounted(gfp, order);
+	return alloc_pages_raw(gfp, order);
 }
 
 /* --- freeing -------------------------------------------------------------- */
@@ -492,9 +520,11 @@ void free_accounted_pages(struct page *page, unsigned int order)
 		return;
 	free_pages_check("free_accounted_pages", page, order, PG_kmemcg);
 
-	/* Uncharge the domain that was charged for the block, if any. */
-	memcg_kmem_free_page(page, order);
-	page->flags &= ~PG_kmemcg;
+	/* Uncharge the domain that was charged for the block, if any;
+	 * __free_pages then clears PG_kmemcg and page->memcg with the rest
+	 * of the page's state. */
+	if (page->flags & PG_kmemcg)
+		memcg_kmem_uncharge_page(page, order);
 
 	__free_pages(page, order);
 }

@@ -52,7 +52,7 @@ void free_pages(struct page *page, unsigned int order);
 
 /*
  * free_accounted_pages - give back a block that may have been allocated
- * with __GFP_KMEMCG: uncharges its domain (memcg_kmem_free_page), then
+ * with __GFP_KMEMCG: uncharges its domain (memcg_kmem_uncharge_page), then
  * frees it as free_pages() does. Correct for uncharged blocks too.
  */
 void free_accounted_pages(struct page *page, unsigned int order);

@@ -1,41 +1,56 @@
 // SPDX-License-Identifier: MIT
 /*
- * kernel/bench/bench_charge.c - charging one domain from many CPUs at once: does
- * the per-CPU stock keep the shared counter's cache line from bouncing?
+ * kernel/bench/bench_charge.c - charging one domain from many CPUs at
+ * once: does the per-CPU stock keep the shared counters' cache lines from
+ * moving between CPUs?
  *
- *   charge_smp_stock    each CPU charges one page at a time to the
- *                       domain's res counter (mem_cgroup_try_charge), the
- *                       path the stock serves: 31 charges in 32 are stock
- *                       hits that touch only this CPU's data
- *   charge_smp_nostock  the same with the stock disabled: every charge
- *                       takes the shared counter's lock, and its cache line
- *                       moves from CPU to CPU
- *   charge_smp_kmem     a kernel page's whole charge (memcg_charge_kmem),
- *                       stock on: res from the stock, then the kmem
- *                       counter, which is never stocked (SPEC 5.3: kmem
- *                       usage is exactly the pages the domain owns), so
- *                       every charge takes its lock as in the 2012 series
+ * One operation is what an accounted page costs its domain: a kernel
+ * charge of one page (memcg_charge_kmem) and its uncharge
+ * (memcg_uncharge_kmem), as alloc_pages and free_accounted_pages make
+ * them. Three ways:
  *
- * One operation is one charge of one page; the pages are given back in one
- * uncharge after the timed loop. Each CPU charges for CHARGE_SAMPLE_MS
- * milliseconds of TSC time per sample (a fixed time rather than a fixed
- * count: with the stock off, CPUs that are host threads on fewer host
- * cores - QEMU's TCG on a loaded machine - can take a millisecond to hand
- * the lock on, and a fixed count would take minutes). The figures are per
- * CPU: median cycles per charge over samples and CPUs, and `ops` is the
- * charges made per CPU (the mean over the CPUs taking part). The
- * scaling curve repeats the run with CPUs 0..K-1 taking part, K = 1, 2,
- * ... all, each a "# " line; the SPEC 9 line is the run with all CPUs:
+ *   charge_smp_stock    the path we run: the stock serves res and kmem,
+ *                       and the uncharge goes back to it; a pair writes
+ *                       only this CPU's data (a batch every 32 pages when
+ *                       the stock runs dry - here, never)
+ *   charge_smp_nostock  stocks off: each pair charges and uncharges the
+ *                       shared res and kmem counters and the domain's
+ *                       reference count
+ *   charge_smp_oldkmem  the 2012 series' path: res from the stock, but
+ *                       kmem charged and uncharged page by page on the
+ *                       shared counter, with a reference per page, and
+ *                       res uncharged to the counter
+ *                       (memcg_stock_set_kmem(false)); charge_smp_kmem is
+ *                       the same run under the name the bench harness
+ *                       knows
+ *
+ * Besides time, each run counts line transfers (mm/memcg/line_transfer.h):
+ * writes to a shared counter's cache line (the domain's res and kmem
+ * counters and its reference count) by a CPU other than the line's last
+ * writer - what would move the line between caches on real hardware, and
+ * what TCG, which models no cache, cannot show in its timings. The count
+ * is per 1000 charge+uncharge pairs.
+ *
+ * Each CPU runs pairs for CHARGE_SAMPLE_MS milliseconds of TSC time per
+ * sample (a fixed time rather than a fixed count: with the stock off,
+ * CPUs that are host threads on fewer host cores - QEMU's TCG on a loaded
+ * machine - can take a millisecond to get a contended line, and a fixed
+ * count would take minutes). The figures are per CPU: median cycles per
+ * pair over samples and CPUs, and `ops` is the pairs made per CPU (the
+ * mean over the CPUs taking part). The scaling curve repeats the run with
+ * CPUs 0..K-1 taking part, K = 1, 2, ... all, each two "# " lines; the
+ * SPEC 9 line is the run with all CPUs:
  *
  *   # charge_smp_stock cpus=2 median_cycles=N
- *   bench charge_smp_stock median_cycles=N p99_cycles=N ops=N
+ *   # charge_smp_stock cpus=2 transfers_per_1k=N
+ *   bench charge_smp_stock median_cycles=N p99_cycles=N ops=N transfers_per_1k=N
  *
  * On a NUMA machine (more than one node, mm/numa.h) each node's CPUs are
  * also run on their own, one extra line per node with CPUs; "node=N"
  * stands where a parser of SPEC 9 lines expects median_cycles, so these
  * lines are never mistaken for the all-CPU figure:
  *
- *   bench charge_smp_stock node=1 median_cycles=N p99_cycles=N ops=N
+ *   bench charge_smp_stock node=1 median_cycles=N p99_cycles=N ops=N transfers_per_1k=N
  *
  * Per-CPU throughput at K CPUs, relative to one CPU's, is the one-CPU
  * median divided by the K-CPU median: 100% is perfect scaling.
@@ -64,7 +79,6 @@
 
 struct charge_run {
 	struct mem_cgroup *memcg;
-	bool kmem;                   /* memcg_charge_kmem, not res alone */
 	bool takes_part[NR_CPUS];
 	unsigned int cpus;           /* how many take part */
 	volatile unsigned int arrived;
@@ -74,19 +88,21 @@ struct charge_run {
 	volatile bool refused;       /* a charge failed: limits too small */
 };
 
-static int charge_one(struct charge_run *run)
+/* charge_pair - what one accounted page costs its domain. */
+static int charge_pair(struct charge_run *run)
 {
-	if (run->kmem)
-		return memcg_charge_kmem(run->memcg, GFP_ATOMIC, 1);
-	return mem_cgroup_try_charge(run->memcg, GFP_ATOMIC, 1, NULL);
+	if (memcg_charge_kmem(run->memcg, GFP_ATOMIC, 1) != 0)
+		return -1;
+	memcg_uncharge_kmem(run->memcg, 1);
+	return 0;
 }
 
-static void uncharge(struct charge_run *run, unsigned int nr_pages)
+/* transfers - line transfers so far on memcg's shared lines. */
+static unsigned long transfers(struct mem_cgroup *memcg)
 {
-	if (run->kmem)
-		memcg_uncharge_kmem(run->memcg, nr_pages);
-	else
-		mem_cgroup_uncharge(run->memcg, nr_pages);
+	return line_transfers(&memcg->res.line) +
+	       line_transfers(&memcg->kmem.line) +
+	       line_transfers(&memcg->refcnt_line);
 }
 
 static void charge_loop(void *arg)
@@ -105,7 +121,7 @@ static void charge_loop(void *arg)
 	start = now = rdtsc_ordered();
 	while (now - start < run->duration && done < CHARGE_MAX_OPS) {
 		for (int i = 0; i < CHARGE_CLOCK_EVERY; i++, done++)
-			if (charge_one(run) != 0) {
+			if (charge_pair(run) != 0) {
 				run->refused = true;
 				goto out;
 			}
@@ -115,7 +131,6 @@ out:
 	now = rdtsc_ordered();
 	run->cycles[cpu] = done ? (now - start) / done : 0;
 	run->ops[cpu] += done;
-	uncharge(run, done);
 }
 
 static bool first_k_cpus(unsigned int cpu, unsigned int k)
@@ -139,17 +154,17 @@ struct charge_config {
 	unsigned int cpus;
 	uint64_t *samples;
 	unsigned int nr_samples;
-	unsigned long ops;
+	unsigned long ops;        /* pairs, all CPUs */
+	unsigned long transfers;  /* line transfers meanwhile */
 };
 
 /* sample - one run of the config's CPUs charging together. */
-static void sample(struct mem_cgroup *memcg, bool kmem,
-		   struct charge_config *c)
+static void sample(struct mem_cgroup *memcg, struct charge_config *c)
 {
 	static struct charge_run run;
+	unsigned long before = transfers(memcg);
 
 	run.memcg = memcg;
-	run.kmem = kmem;
 	run.cpus = c->cpus;
 	run.arrived = 0;
 	run.duration = tsc_khz * CHARGE_SAMPLE_MS;
@@ -158,6 +173,7 @@ static void sample(struct mem_cgroup *memcg, bool kmem,
 		run.ops[cpu] = 0;
 	}
 	smp_call_function_all(charge_loop, &run);
+	c->transfers += transfers(memcg) - before;
 	for (unsigned int cpu = 0; cpu < nr_cpus; cpu++) {
 		if (!run.takes_part[cpu])
 			continue;
@@ -169,7 +185,13 @@ static void sample(struct mem_cgroup *memcg, bool kmem,
 }
 
 static const char *charge_name;
-static bool charge_stock, charge_kmem;
+static bool charge_stock, charge_old_kmem;
+
+/* per_1k - transfers per 1000 pairs, rounded. */
+static unsigned long per_1k(const struct charge_config *c)
+{
+	return c->ops ? (c->transfers * 1000 + c->ops / 2) / c->ops : 0;
+}
 
 /*
  * charge_smp_in - the configs are sampled in turn, round after round (not
@@ -208,11 +230,13 @@ static void charge_smp_in(struct mem_cgroup *memcg)
 	}
 
 	memcg_stock_set_enabled(charge_stock);
+	memcg_stock_set_kmem(!charge_old_kmem);
 	for (int s = 0; s < CHARGE_SAMPLES; s++)
 		for (unsigned int i = 0; i < nr_configs; i++)
 			if (configs[i].cpus)
-				sample(memcg, charge_kmem, &configs[i]);
+				sample(memcg, &configs[i]);
 	drain_all_stock(memcg);
+	memcg_stock_set_kmem(true);
 	memcg_stock_set_enabled(true);
 
 	for (unsigned int i = 0; i < nr_configs; i++) {
@@ -225,23 +249,31 @@ static void charge_smp_in(struct mem_cgroup *memcg)
 		if (c->takes_part == first_k_cpus) {
 			printk("# %s cpus=%u median_cycles=%lu\n", charge_name,
 			       c->key, (unsigned long)r.median_cycles);
+			printk("# %s cpus=%u transfers_per_1k=%lu\n",
+			       charge_name, c->key, per_1k(c));
 			if (c->key == nr_cpus)
-				bench_print(charge_name, &r);
+				printk("bench %s median_cycles=%lu "
+				       "p99_cycles=%lu ops=%lu "
+				       "transfers_per_1k=%lu\n", charge_name,
+				       (unsigned long)r.median_cycles,
+				       (unsigned long)r.p99_cycles, r.ops,
+				       per_1k(c));
 		} else {
 			printk("bench %s node=%u median_cycles=%lu "
-			       "p99_cycles=%lu ops=%lu\n", charge_name, c->key,
+			       "p99_cycles=%lu ops=%lu transfers_per_1k=%lu\n",
+			       charge_name, c->key,
 			       (unsigned long)r.median_cycles,
-			       (unsigned long)r.p99_cycles, r.ops);
+			       (unsigned long)r.p99_cycles, r.ops, per_1k(c));
 		}
 	}
 	free_pages(store, order);
 }
 
-static void charge_smp(const char *name, bool stock, bool kmem)
+static void charge_smp(const char *name, bool stock, bool old_kmem)
 {
 	charge_name = name;
 	charge_stock = stock;
-	charge_kmem = kmem;
+	charge_old_kmem = old_kmem;
 	with_accounted_domain(charge_smp_in);
 }
 
@@ -256,6 +288,12 @@ static void bench_charge_smp_nostock(void)
 	charge_smp("charge_smp_nostock", false, false);
 }
 BENCH(charge_smp_nostock);
+
+static void bench_charge_smp_oldkmem(void)
+{
+	charge_smp("charge_smp_oldkmem", true, true);
+}
+BENCH(charge_smp_oldkmem);
 
 static void bench_charge_smp_kmem(void)
 {

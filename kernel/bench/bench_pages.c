@@ -51,16 +51,15 @@ static void op_stack_order2(void *arg)
 	free_accounted_pages(page, THREAD_ORDER);
 }
 
-/* run_as - time op as a task of memcg (kernel/fork.h charge_as_begin). */
+/* run_as - time op with memcg as the active domain (set_active_memcg). */
 static struct bench_result run_as(struct mem_cgroup *memcg,
 				  void (*op)(void *), void *arg)
 {
-	struct charge_as as;
+	struct mem_cgroup *old = set_active_memcg(memcg);
 	struct bench_result r;
 
-	charge_as_begin(&as, memcg);
 	r = bench_time(op, arg);
-	charge_as_end(&as);
+	set_active_memcg(old);
 	return r;
 }
 

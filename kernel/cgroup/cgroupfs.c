@@ -147,7 +147,7 @@ static int counter_write(struct ctl_node *file, const char *value)
 	if (mem_cgroup_is_root(memcg))
 		return 0;  /* the root's figures are the machine's */
 	if (cf->member == RES_MAX_USAGE)
-		res_counter_reset_max(counter);
+		mem_cgroup_reset_max(memcg, cf->kmem);
 	else
 		res_counter_reset_failcnt(counter);
 	return 0;

@@ -7,7 +7,7 @@
  * in, the real page allocator and the real control files.
  *
  * The allocations are made with the domain as the current charge target
- * (kernel/fork.h charge_as_begin, as `run` charges a new task's stack):
+ * (set_active_memcg, mm/memcg/kmem_hooks.h, as `run` charges a new task's stack):
  * the domain has no task, so its kmem usage is exactly what the test
  * allocates, to the page.
  */
@@ -21,6 +21,7 @@
 #include "kernel/ktest/ktest.h"
 #include "kernel/platform.h"
 #include "mm/buddy.h"
+#include "mm/memcg/kmem_hooks.h"
 #include "mm/memcg/memcontrol.h"
 #include "mm/page.h"
 #include "mm/pcp.h"
@@ -60,10 +61,10 @@ static struct page *slab_head(const void *obj, unsigned int order)
 static int alloc_as(struct mem_cgroup *memcg, struct kmem_cache *cache,
 		    int from, int n)
 {
-	struct charge_as as;
+	struct mem_cgroup *old;
 	int got = 0;
 
-	charge_as_begin(&as, memcg);
+	old = set_active_memcg(memcg);
 	while (got < n && from + got < KT_OBJS_MAX) {
 		void *obj = kmem_cache_alloc(cache, GFP_KERNEL);
 
@@ -71,7 +72,7 @@ static int alloc_as(struct mem_cgroup *memcg, struct kmem_cache *cache,
 			break;
 		kt_objs[from + got++] = obj;
 	}
-	charge_as_end(&as);
+	set_active_memcg(old);
 	return got;
 }
 

@@ -1,28 +1,52 @@
 // SPDX-License-Identifier: MIT
 /*
- * mm/memcg/kmem_hooks.c - the three page-allocator hooks of kernel-memory
- * accounting (Linux 2012: __memcg_kmem_newpage_charge,
- * __memcg_kmem_commit_charge, __memcg_kmem_uncharge_pages), and the static
- * key that turns them on.
+ * mm/memcg/kmem_hooks.c - the out-of-line parts of the page allocator's
+ * kernel-memory hooks (Linux 2012: __memcg_kmem_newpage_charge,
+ * __memcg_kmem_commit_charge), and the static key that turns them on. The
+ * inline parts, and what calls what: mm/memcg/kmem_hooks.h; the whole
+ * call tree: mm/memcg/memcg_charge.c.
  *
- * alloc_pages() calls memcg_kmem_new_page() before it takes the pages and
- * memcg_kmem_commit_page() after; free_accounted_pages() calls
- * memcg_kmem_free_page(). The inline wrappers in mm/memcg/kmem_hooks.h test the
- * static key and __GFP_KMEMCG; these are the out-of-line parts.
- *
- * The handle is the charged domain, with a reference: new_page takes it,
- * commit_page hands it to the page (or gives the charge back), free_page
- * drops it. The task may be moved to another domain between new_page and
- * commit_page; the page belongs to the domain that was charged, whatever
- * the task's domain is by then.
+ * The common case - a domain whose kernel charge this CPU's stock holds -
+ * never gets here: memcg_kmem_new_page serves it inline. What comes here
+ * is the rest: the accounted test, and a charge of the counters, with the
+ * references the pages will hold taken first.
  */
 #include "mm/memcg/kmem_hooks.h"
 
+#include <errno.h>
+
 #include "kernel/task.h"
 #include "mm/memcg/memcontrol.h"
+#include "mm/memcg/stock.h"
 
 /* Off (count 0) until the first domain gets a kmem limit. */
 DEFINE_STATIC_KEY_FALSE(memcg_kmem_enabled_key);
+
+/*
+ * charged_domain - the domain the current task's kernel allocations are
+ * charged to, before the accounted test: its active domain if it has one,
+ * else its own - except for a system task. NULL: nobody. Interrupts off.
+ */
+static inline struct mem_cgroup *charged_domain(struct task *task)
+{
+	struct mem_cgroup *memcg = READ_ONCE(task->active_memcg);
+
+	if (memcg)
+		return memcg;
+	if (task->flags & TASK_SYSTEM)
+		return NULL;
+	return READ_ONCE(task->memcg);
+}
+
+/*
+ * not_charged - SPEC 1's exceptions that need no domain: __GFP_NOFAIL
+ * allocations (they may not be refused), interrupt context (the
+ * interrupted task is not the one asking), no task yet (early boot).
+ */
+static inline bool not_charged(gfp_t gfp, struct task *task)
+{
+	return (gfp & __GFP_NOFAIL) || in_interrupt() || !task;
+}
 
 struct mem_cgroup *memcg_kmem_current_domain(gfp_t gfp)
 {
@@ -30,30 +54,13 @@ struct mem_cgroup *memcg_kmem_current_domain(gfp_t gfp)
 	struct mem_cgroup *memcg;
 	unsigned long flags;
 
-	/*
-	 * Not charged (SPEC 1): __GFP_NOFAIL allocations (they may not
-	 * fail, so may not be refused), interrupt context (the interrupted
-	 * task is not the one asking), no task yet (early boot) and system
-	 * tasks (shell, idle, workers).
-	 */
-	if (gfp & __GFP_NOFAIL)
+	if (not_charged(gfp, task))
 		return NULL;
-	if (in_interrupt())
-		return NULL;
-	if (!task || (task->flags & TASK_SYSTEM))
-		return NULL;
-
-	/*
-	 * The task's domain, and a reference on it for the caller. As in
-	 * mem_cgroup_from_task_get(), interrupts are off from reading
-	 * task->memcg to taking the reference (mem_cgroup_move_task waits
-	 * for that). Nor is the root charged, nor a domain whose kernel
-	 * memory is not accounted (no kmem limit on it or above it).
-	 */
+	/* Interrupts off from reading the domain to taking the reference:
+	 * see the top of this file. */
 	flags = local_irq_save();
-	memcg = READ_ONCE(task->memcg);
-	if (!memcg || mem_cgroup_is_root(memcg) ||
-	    !memcg_kmem_is_accounted(memcg)) {
+	memcg = charged_domain(task);
+	if (!memcg || !memcg_kmem_is_accounted(memcg)) {
 		local_irq_restore(flags);
 		return NULL;
 	}
@@ -62,45 +69,28 @@ struct mem_cgroup *memcg_kmem_current_domain(gfp_t gfp)
 	return memcg;
 }
 
-bool __memcg_kmem_new_page(gfp_t gfp, struct mem_cgroup **handle, int order)
+int __memcg_kmem_new_page_slow(gfp_t gfp, int order, struct mem_cgroup *memcg,
+			       unsigned long flags)
 {
-	struct mem_cgroup *memcg = memcg_kmem_current_domain(gfp);
+	unsigned int nr_pages = 1u << order;
 
-	*handle = NULL;
-	if (!memcg)
-		return true;  /* nobody pays: not charged */
-	if (memcg_charge_kmem(memcg, gfp, 1u << order) != 0) {
-		mem_cgroup_put(memcg);
-		return false;  /* over a limit: the allocation fails */
+	/* Neither the root nor a domain with no kmem limit on it or
+	 * above it is charged. */
+	if (!memcg || !memcg_kmem_is_accounted(memcg)) {
+		local_irq_restore(flags);
+		return 1;  /* nobody pays: not charged */
 	}
-	*handle = memcg;
-	return true;
+	/* The references the pages will hold, taken first: they also keep
+	 * the domain alive while the counters are charged. */
+	mem_cgroup_get_many(memcg, nr_pages);
+	local_irq_restore(flags);
+	if (memcg_charge_kmem_counters(memcg, gfp, nr_pages) == 0)
+		return 0;
+	mem_cgroup_put_many(memcg, nr_pages);
+	return -ENOMEM;  /* over a limit: the allocation fails */
 }
 
-void __memcg_kmem_commit_page(struct page *page, struct mem_cgroup *handle,
-			      int order)
+void __memcg_kmem_cancel_page(struct mem_cgroup *handle, int order)
 {
-	/* The allocation failed after all: give the charge back. */
-	if (!page) {
-		memcg_uncharge_kmem(handle, 1u << order);
-		mem_cgroup_put(handle);
-		return;
-	}
-	/* The page now owns the charge and the handle's reference. */
-	page->memcg = handle;
-	page->flags |= PG_kmemcg;
-}
-
-void __memcg_kmem_free_page(struct page *page, int order)
-{
-	struct mem_cgroup *memcg = page->memcg;
-
-	if (!memcg)
-		panic("memcg_kmem_free_page: pfn 0x%lx has PG_kmemcg but no "
-		      "domain", (unsigned long)page_to_pfn(page));
-	page->memcg = NULL;
-	page->flags &= ~PG_kmemcg;
-	memcg_uncharge_kmem(memcg, 1u << order);
-	/* The page's reference: the last one frees a removed domain. */
-	mem_cgroup_put(memcg);
+	memcg_uncharge_kmem(handle, 1u << order);
 }

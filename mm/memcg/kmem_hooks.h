@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * mm/memcg/kmem_hooks.h - the three page-allocator hooks of kernel-memory
- * accounting (Linux 2012: memcg_kmem_newpage_charge,
- * memcg_kmem_commit_charge, memcg_kmem_uncharge_pages).
+ * mm/memcg/kmem_hooks.h - the page allocator's hooks of kernel-memory
+ * accounting (SPEC 1: memcg_kmem_new_page, memcg_kmem_commit_page, and the
+ * third, memcg_kmem_uncharge_page, that SPEC 1 calls memcg_kmem_free_page;
+ * Linux 2012: memcg_kmem_newpage_charge, memcg_kmem_commit_charge,
+ * memcg_kmem_uncharge_pages), and the active domain that they consult.
  *
- * alloc_pages() calls, in this order:
+ * alloc_pages() tests the static key memcg_kmem_enabled_key and
+ * __GFP_KMEMCG; only then does it call, in this order:
  *
  *   struct mem_cgroup *handle;
  *   if (!memcg_kmem_new_page(gfp, &handle, order))
@@ -12,25 +15,26 @@
  *   page = <take 2^order pages from the buddy allocator>;
  *   memcg_kmem_commit_page(page, handle, order);  // page may be NULL
  *
- * and free_accounted_pages() calls memcg_kmem_free_page(page, order) before
- * giving the pages back.
+ * and free_accounted_pages() calls memcg_kmem_uncharge_page(page, order)
+ * for a page with PG_kmemcg, before giving the pages back. The whole call
+ * tree, down to the counters: mm/memcg/memcg_charge.c.
  *
  * The handle carries the charged domain from new_page to commit_page: the
  * task may be moved to another domain in between, and the page must belong
  * to the domain that was charged.
  *
- * Each wrapper is an inline test of memcg_kmem_enabled() - a static key that
- * is off until the first kmem limit is set - so that the hooks cost nothing
- * (a 5-byte NOP) on a machine that does not use them.
+ * With the key off (no kmem limit anywhere) the only trace of all this in
+ * alloc_pages is a 5-byte NOP.
  */
 #ifndef MM_KMEM_HOOKS_H
 #define MM_KMEM_HOOKS_H
 
 #include "kernel/static_key.h"
+#include "kernel/task.h"
 #include "mm/gfp.h"
+#include "mm/memcg/memcontrol.h"
+#include "mm/memcg/stock.h"
 #include "mm/page.h"
-
-struct mem_cgroup;
 
 extern struct static_key memcg_kmem_enabled_key;
 
@@ -43,23 +47,77 @@ static inline bool memcg_kmem_enabled(void)
 #endif
 }
 
+/*
+ * set_active_memcg - until it is set back, the current task's kernel
+ * allocations are charged to memcg (NULL: to its own domain again), even
+ * if it is a system task. Returns the previous one, to restore. The
+ * caller keeps a reference on memcg meanwhile. Used by `run` (the shell
+ * allocates a new task's stack and struct on its behalf), the benchmarks
+ * and the in-kernel tests. Linux has the same concept (set_active_memcg,
+ * 5.10).
+ */
+static inline struct mem_cgroup *set_active_memcg(struct mem_cgroup *memcg)
+{
+	struct task *task = current;
+	struct mem_cgroup *old = task->active_memcg;
+
+	WRITE_ONCE(task->active_memcg, memcg);
+	return old;
+}
+
 /* memcg_kmem_current_domain - the domain that pays for a kernel allocation
  * by the current task, with a reference (mem_cgroup_put it); NULL if
- * nobody does: __GFP_NOFAIL, interrupt context, early boot, system tasks,
- * the root, a domain without a kmem limit on or above it. Used by the page
- * hooks and by the slab's child caches (mm/memcg/memcg_slab.c). */
+ * nobody does: __GFP_NOFAIL, interrupt context, no task, system tasks (with
+ * no active domain), the root, a domain without a kmem limit on or above
+ * it. Used by the slab's child caches (mm/memcg/memcg_slab.c); the page
+ * hook makes the same decision without taking a reference. */
 struct mem_cgroup *memcg_kmem_current_domain(gfp_t gfp);
-bool __memcg_kmem_new_page(gfp_t gfp, struct mem_cgroup **handle, int order);
-void __memcg_kmem_commit_page(struct page *page, struct mem_cgroup *handle,
-			      int order);
-void __memcg_kmem_free_page(struct page *page, int order);
+
+/* __memcg_kmem_new_page_slow - the charge the stock could not serve,
+ * entered with interrupts off (flags: as saved). Returns 0 if charged, 1
+ * if memcg is not accounted, -ENOMEM if refused. */
+int __memcg_kmem_new_page_slow(gfp_t gfp, int order, struct mem_cgroup *memcg,
+			       unsigned long flags);
+void __memcg_kmem_cancel_page(struct mem_cgroup *handle, int order);
 
 /*
- * memcg_kmem_new_page - charge 2^order pages to the current task's domain,
- * before they are allocated.
- * @gfp:    the allocation's flags; only __GFP_KMEMCG allocations are charged
+ * memcg_kmem_skip_root - is the current task's charge the root's, that is
+ * nobody's? The test alloc_pages makes before anything else, with no
+ * interrupt save: the domain is only compared, never dereferenced.
+ */
+static inline bool memcg_kmem_skip_root(void)
+{
+	struct task *task = current;
+	struct mem_cgroup *memcg;
+
+#ifdef TALLY_HOST
+	/* The kernel has a current task from the first allocation that
+	 * can see the key on; host tests often run without one. */
+	if (!task)
+		return true;
+#endif
+	memcg = READ_ONCE(task->active_memcg);
+	if (!memcg)
+		memcg = READ_ONCE(task->memcg);
+	return memcg == root_mem_cgroup;
+}
+
+/*
+ * memcg_kmem_new_page - charge 2^order pages to the current task's domain
+ * (or its active one), before they are allocated. alloc_pages calls it
+ * only for __GFP_KMEMCG, with the static key on, and not for a task whose
+ * domain is the root (memcg_kmem_skip_root).
+ * @gfp:    the allocation's flags
  * @handle: set to the charged domain, or NULL if nothing was charged
  * @order:  the allocation's order
+ *
+ * Inline, the common case: interrupts off, read the domain, take the
+ * pages from this CPU's stock. Interrupts off is
+ * what keeps the domain alive meanwhile: a task is moved to another
+ * domain only after every CPU has taken an IPI (mem_cgroup_move_task),
+ * that is, has left such a section; once taken, the charge holds it (one
+ * reference per page). Anything else goes to __memcg_kmem_new_page_slow,
+ * with interrupts still off.
  *
  * Returns false if the charge was refused (the allocation must fail), true
  * otherwise.
@@ -67,28 +125,81 @@ void __memcg_kmem_free_page(struct page *page, int order);
 static inline bool memcg_kmem_new_page(gfp_t gfp, struct mem_cgroup **handle,
 				       int order)
 {
+	struct task *task = current;
+	struct mem_cgroup *memcg;
+	unsigned long flags;
+	int ret;
+
 	*handle = NULL;
-	if (!memcg_kmem_enabled() || !(gfp & __GFP_KMEMCG))
+	/* SPEC 1's exceptions: __GFP_NOFAIL (may not be refused) and
+	 * interrupt context (the interrupted task is not the one asking).
+	 * System tasks need no test: they live in the root, which
+	 * memcg_kmem_skip_root has sent away (mem_cgroup_move_task refuses
+	 * to move one elsewhere). */
+	if (unlikely((gfp & __GFP_NOFAIL) || in_interrupt()))
 		return true;
-	return __memcg_kmem_new_page(gfp, handle, order);
+	flags = local_irq_save();
+	memcg = READ_ONCE(task->active_memcg);
+	if (!memcg)
+		memcg = READ_ONCE(task->memcg);
+	/* A stock holds kernel charge only for an accounted domain (a
+	 * domain that stops being accounted has its stocks drained), so a
+	 * hit needs no accounted test; the slow path makes it. */
+	if (likely(__consume_stock(&memcg_stock[smp_processor_id()], memcg,
+				   1u << order, true))) {
+		local_irq_restore(flags);
+		*handle = memcg;
+		return true;
+	}
+	ret = __memcg_kmem_new_page_slow(gfp, order, memcg, flags);
+	if (ret == 0)
+		*handle = memcg;
+	return ret >= 0;
 }
 
 /*
- * memcg_kmem_commit_page - record the charged domain in the page, or give the
- * charge back if the allocation failed (page == NULL).
+ * memcg_kmem_commit_page - the page now owns the charge (and its
+ * references): record the domain in it. No page (the allocation failed):
+ * give the charge back.
  */
 static inline void memcg_kmem_commit_page(struct page *page,
 					  struct mem_cgroup *handle, int order)
 {
-	if (handle)
-		__memcg_kmem_commit_page(page, handle, order);
+	if (!handle)
+		return;
+	if (unlikely(!page)) {
+		__memcg_kmem_cancel_page(handle, order);
+		return;
+	}
+	page->memcg = handle;
+	page->flags |= PG_kmemcg;
 }
 
-/* memcg_kmem_free_page - uncharge the page's domain, if the page has one. */
-static inline void memcg_kmem_free_page(struct page *page, int order)
+/*
+ * memcg_kmem_uncharge_page - a page with PG_kmemcg is being freed by
+ * free_accounted_pages: its charge goes back to this CPU's stock if the
+ * stock caches the page's domain and has room (nothing shared is
+ * written), else to the counters (memcg_uncharge_kmem_counters).
+ * PG_kmemcg and page->memcg are left to the allocator, which resets every
+ * field of a page it takes back (__free_pages) - the one place they are
+ * cleared.
+ */
+static inline void memcg_kmem_uncharge_page(struct page *page, int order)
 {
-	if (page->flags & PG_kmemcg)
-		__memcg_kmem_free_page(page, order);
+	struct mem_cgroup *memcg = page->memcg;
+	unsigned int nr_pages = 1u << order;
+	unsigned long flags;
+	bool stocked;
+
+	if (unlikely(!memcg))
+		panic("memcg_kmem_uncharge_page: pfn 0x%lx has PG_kmemcg but "
+		      "no domain", (unsigned long)page_to_pfn(page));
+	flags = local_irq_save();
+	stocked = __stock_return_kmem(&memcg_stock[smp_processor_id()], memcg,
+				      nr_pages);
+	local_irq_restore(flags);
+	if (unlikely(!stocked))
+		memcg_uncharge_kmem_counters(memcg, nr_pages);
 }
 
 #endif

@@ -2,23 +2,49 @@
 /*
  * mm/memcg/memcg_charge.c - charging domains for pages (Linux 2012:
  * __mem_cgroup_try_charge, mem_cgroup_do_charge, memcg_charge_kmem in
- * mm/memcg/memcontrol.c).
+ * mm/memcontrol.c).
  *
- * The whole path of a kernel stack, from the top:
+ * THE MAP OF THE CHARGE PATH. This is the one call tree from the page
+ * allocator to the counters; other files point here.
  *
- *   alloc_pages(THREADINFO_GFP_ACCOUNTED, 2)               mm/buddy.c
- *     memcg_kmem_new_page(gfp, &handle, 2)                 mm/memcg/kmem_hooks.h
- *       __memcg_kmem_new_page: which domain? accounted?    mm/memcg/kmem_hooks.c
- *         memcg_charge_kmem(memcg, gfp, 4)                 here
- *           mem_cgroup_try_charge(memcg, gfp, 4)   res:    here
- *             consume_stock(memcg, 4)                      mm/memcg/stock.c
- *             mem_cgroup_do_charge: res_counter_charge     mm/memcg/res_counter.c
- *           res_counter_charge(&memcg->kmem, 16K)  kmem:   mm/memcg/res_counter.c
- *     <take the pages from the free lists>
- *     memcg_kmem_commit_page(page, handle, 2)              mm/memcg/kmem_hooks.c
+ *   alloc_pages(gfp, order)                                   mm/buddy.c
+ *     [static key off, no __GFP_KMEMCG, or a task of the root with no
+ *      active domain (memcg_kmem_skip_root, a pointer compare, no irq
+ *      save): the raw allocator, nothing else]
+ *     alloc_pages_accounted(gfp, order)                       mm/buddy.c
+ *       memcg_kmem_new_page(gfp, &handle, order)              mm/memcg/kmem_hooks.h
+ *         __GFP_NOFAIL, interrupt context: not charged        (no irq save)
+ *         irqs off: the domain (active, or the task's)
+ *         __consume_stock(stock, memcg, n, kmem)  hit: done   mm/memcg/stock.h
+ *         __memcg_kmem_new_page_slow()                        mm/memcg/kmem_hooks.c
+ *           not accounted: done; else mem_cgroup_get_many(memcg, n)
+ *           memcg_charge_kmem_counters(memcg, gfp, n)         here
+ *             batch: res_counter_charge_quiet(res, 32 pages)  mm/memcg/res_counter.c
+ *                    res_counter_charge_quiet(kmem, 32 pages)
+ *                    mem_cgroup_get_many(memcg, 32 - n)       mm/memcg/memcontrol.h
+ *                    refill_stock(memcg, 32 - n, kmem)        mm/memcg/stock.c
+ *             else exact: res_counter_charge_quiet(res, n pages), or if
+ *                         that does not fit, mem_cgroup_try_charge   (res)
+ *                           consume_stock(memcg, n, res)      mm/memcg/stock.c
+ *                           mem_cgroup_do_charge: batch, exact; drain; reclaim
+ *                         charge_kmem_exact(memcg, n)         here (kmem)
+ *                           res_counter_charge(kmem); drain and retry once
+ *       <take the pages from the per-CPU list or the free lists>
+ *       memcg_kmem_commit_page(page, handle, order)           mm/memcg/kmem_hooks.h
+ *         page->memcg = handle, PG_kmemcg; or, no page: memcg_uncharge_kmem
  *
- * and user pages (hog, cache) enter at mem_cgroup_try_charge, from
- * mm/memcg/user_memory.c.
+ *   free_accounted_pages(page, order)                         mm/buddy.c
+ *     memcg_kmem_uncharge_page(page, order)                   mm/memcg/kmem_hooks.h
+ *       irqs off: this CPU's stock caches memcg and holds at most
+ *       64 kernel pages after: the charge goes back to it, done
+ *       else memcg_uncharge_kmem_counters(memcg, n)           here
+ *         res_counter_uncharge(kmem), (res), mem_cgroup_put_many
+ *     __free_pages: the page's fields reset (PG_kmemcg and page->memcg
+ *     too), the pages back to the per-CPU list or the free lists
+ *
+ * User pages (hog, cache) enter at mem_cgroup_try_charge, from
+ * mm/memcg/user_memory.c; slab pages of a domain's child caches at
+ * memcg_charge_kmem, from mm/memcg/memcg_slab.c.
  *
  * res is charged before kmem, and given back if kmem refuses: a kernel
  * page is both. With the kmem limit below the user limit (configuration
@@ -40,17 +66,19 @@
 
 /*
  * stock_could_cover - could draining the stocks make a charge of nr_pages
- * fit under over_limit's res limit? Only pages stocked for its subtree
- * count against that limit (Linux's drain_all_stock drains only the CPUs
- * whose stock belongs to the subtree, for the same reason). Once the
- * subtree's stocks are empty - a domain stuck at its limit charges no
- * batches, so nothing refills them - a refused charge costs no IPI.
+ * fit under over_limit's res limit (or kmem limit, if kmem)? Only charge
+ * stocked for its subtree counts against that limit (Linux's
+ * drain_all_stock likewise skips CPUs whose stock belongs elsewhere).
+ * Once the subtree's stocks are empty - a domain stuck at its limit
+ * charges no batches, so nothing refills them - a refused charge costs no
+ * IPI.
  */
 static bool stock_could_cover(struct mem_cgroup *over_limit,
-			      unsigned int nr_pages)
+			      unsigned int nr_pages, bool kmem)
 {
-	int64_t margin = res_counter_margin(&over_limit->res) / PAGE_SIZE;
-	int64_t stocked = (int64_t)memcg_stock_pages_subtree(over_limit);
+	struct res_counter *c = kmem ? &over_limit->kmem : &over_limit->res;
+	int64_t margin = res_counter_margin(c) / PAGE_SIZE;
+	int64_t stocked = (int64_t)memcg_stock_pages_subtree(over_limit, kmem);
 
 	return stocked > 0 && margin + stocked >= (int64_t)nr_pages;
 }
@@ -66,19 +94,14 @@ static int mem_cgroup_do_charge(struct mem_cgroup *memcg,
 				unsigned int nr_pages,
 				struct res_counter **fail_res)
 {
-	unsigned int batch = nr_pages;
-
-	if (READ_ONCE(memcg_stock_enabled) && nr_pages < CHARGE_BATCH)
-		batch = CHARGE_BATCH;
-	if (batch > nr_pages) {
-		if (res_counter_try_charge(&memcg->res,
-					   (int64_t)batch * PAGE_SIZE,
-					   fail_res) == 0) {
-			refill_stock(memcg, batch - nr_pages);
-			return 0;
-		}
-		/* The batch was only a wish; the exact charge may fit. */
+	if (READ_ONCE(memcg_stock_enabled) && nr_pages < CHARGE_BATCH &&
+	    res_counter_charge_quiet(&memcg->res,
+				     (int64_t)CHARGE_BATCH * PAGE_SIZE,
+				     fail_res) == 0) {
+		refill_stock(memcg, CHARGE_BATCH - nr_pages, false);
+		return 0;
 	}
+	/* No batch, or it did not fit: the exact charge, counted. */
 	return res_counter_charge(&memcg->res, (int64_t)nr_pages * PAGE_SIZE,
 				  fail_res);
 }
@@ -96,7 +119,7 @@ int mem_cgroup_try_charge(struct mem_cgroup *memcg, gfp_t gfp,
 		return 0;  /* the root is never charged */
 
 	/* 1. Pages charged in advance, waiting in this CPU's stock. */
-	if (consume_stock(memcg, nr_pages))
+	if (consume_stock(memcg, nr_pages, false))
 		return 0;
 
 	for (;;) {
@@ -112,14 +135,14 @@ int mem_cgroup_try_charge(struct mem_cgroup *memcg, gfp_t gfp,
 		if (gfp & __GFP_ATOMIC)
 			break;
 
-		/* 3. Charged pages idle in other CPUs' stocks may be what
-		 * fills the limit: give them back, and try again - but only
-		 * if they could make room (stock_could_cover), since a drain
-		 * interrupts every CPU and a fork bomb at its limit is
-		 * refused thousands of times a second. */
+		/* 3. Charge idle in other CPUs' stocks may be what fills the
+		 * limit: give it back, and try again - but only if it could
+		 * make room (stock_could_cover), since a drain interrupts
+		 * every CPU and a fork bomb at its limit is refused thousands
+		 * of times a second. */
 		if (!drained) {
 			drained = true;
-			if (stock_could_cover(mem_over_limit, nr_pages)) {
+			if (stock_could_cover(mem_over_limit, nr_pages, false)) {
 				drain_all_stock(mem_over_limit);
 				continue;
 			}
@@ -127,8 +150,8 @@ int mem_cgroup_try_charge(struct mem_cgroup *memcg, gfp_t gfp,
 
 		/* 4. Reclaim the cache pages of the subtree over its limit -
 		 * also when more than one page is needed (a kernel stack is
-		 * four: the 2012 series' "reclaim when more than one page
-		 * needed") - and retry while that makes room. */
+		 * four: the 2012 series reclaimed for multi-page charges too)
+		 * - and retry while that makes room. */
 		if (retries-- <= 0)
 			break;
 		reclaimed = user_memory_reclaim(mem_over_limit,
@@ -151,30 +174,96 @@ void mem_cgroup_uncharge(struct mem_cgroup *memcg, unsigned int nr_pages)
 	memcg_oom_recover(memcg);
 }
 
-int memcg_charge_kmem(struct mem_cgroup *memcg, gfp_t gfp,
-		      unsigned int nr_pages)
+/*
+ * charge_kmem_exact - charge exactly nr_pages to kmem, counting a refusal
+ * in failcnt. If other CPUs' stocks hold kernel charge of the refusing
+ * subtree that would make room, they are drained and the charge tried
+ * once more: so a domain is refused only when its kernel pages really
+ * fill its limit, to the page.
+ */
+static int charge_kmem_exact(struct mem_cgroup *memcg, gfp_t gfp,
+			     unsigned int nr_pages)
 {
-	struct res_counter *fail_res;
+	int64_t bytes = (int64_t)nr_pages * PAGE_SIZE;
+	struct res_counter *fail;
+	struct mem_cgroup *over;
+
+	if (res_counter_charge(&memcg->kmem, bytes, &fail) == 0)
+		return 0;
+	if (gfp & __GFP_ATOMIC)
+		return -ENOMEM;
+	over = mem_cgroup_from_kmem(fail);
+	if (!stock_could_cover(over, nr_pages, true))
+		return -ENOMEM;
+	drain_all_stock(over);
+	return res_counter_charge(&memcg->kmem, bytes, &fail);
+}
+
+int memcg_charge_kmem_counters(struct mem_cgroup *memcg, gfp_t gfp,
+			       unsigned int nr_pages)
+{
+	int64_t batch = (int64_t)CHARGE_BATCH * PAGE_SIZE;
+	struct res_counter *fail;
 	int ret;
 
-	/* res first: user + kernel memory (may be served by the stock). */
-	ret = mem_cgroup_try_charge(memcg, gfp, nr_pages, NULL);
-	if (ret)
-		return ret;
+	/* A batch for both counters, the surplus to this CPU's stock with
+	 * a reference for each of its pages. */
+	if (READ_ONCE(memcg_stock_enabled) && READ_ONCE(memcg_stock_kmem) &&
+	    nr_pages < CHARGE_BATCH &&
+	    res_counter_charge_quiet(&memcg->res, batch, &fail) == 0) {
+		if (res_counter_charge_quiet(&memcg->kmem, batch, &fail) == 0) {
+			mem_cgroup_get_many(memcg, CHARGE_BATCH - nr_pages);
+			refill_stock(memcg, CHARGE_BATCH - nr_pages, true);
+			return 0;
+		}
+		res_counter_uncharge(&memcg->res, batch);
+	}
 
-	/* Then kmem: kernel memory alone, never stocked. */
-	ret = res_counter_charge(&memcg->kmem, (int64_t)nr_pages * PAGE_SIZE,
-				 &fail_res);
+	/* Exactly nr_pages: res straight to the counter if it fits, else
+	 * through mem_cgroup_try_charge (its stock, draining, reclaim, and a
+	 * refusal counted); then kmem. */
+	if (res_counter_charge_quiet(&memcg->res,
+				     (int64_t)nr_pages * PAGE_SIZE, &fail)) {
+		ret = mem_cgroup_try_charge(memcg, gfp, nr_pages, NULL);
+		if (ret)
+			return ret;
+	}
+	ret = charge_kmem_exact(memcg, gfp, nr_pages);
 	if (ret)
 		mem_cgroup_uncharge(memcg, nr_pages);
 	return ret;
 }
 
+int memcg_charge_kmem(struct mem_cgroup *memcg, gfp_t gfp,
+		      unsigned int nr_pages)
+{
+	/* Stocked kernel charge comes with its references. */
+	if (consume_stock(memcg, nr_pages, true))
+		return 0;
+	mem_cgroup_get_many(memcg, nr_pages);
+	if (memcg_charge_kmem_counters(memcg, gfp, nr_pages) == 0)
+		return 0;
+	mem_cgroup_put_many(memcg, nr_pages);
+	return -ENOMEM;
+}
+
+void memcg_uncharge_kmem_counters(struct mem_cgroup *memcg,
+				  unsigned int nr_pages)
+{
+	int64_t bytes = (int64_t)nr_pages * PAGE_SIZE;
+
+	/* The reverse order of the charge: res >= kmem at every moment;
+	 * the references last, since the last one may free the domain. */
+	res_counter_uncharge(&memcg->kmem, bytes);
+	res_counter_uncharge(&memcg->res, bytes);
+	memcg_oom_recover(memcg);
+	mem_cgroup_put_many(memcg, nr_pages);
+}
+
 void memcg_uncharge_kmem(struct mem_cgroup *memcg, unsigned int nr_pages)
 {
-	/* The reverse order of the charge: res >= kmem at every moment. */
-	res_counter_uncharge(&memcg->kmem, (int64_t)nr_pages * PAGE_SIZE);
-	mem_cgroup_uncharge(memcg, nr_pages);
+	if (!stock_return_kmem(memcg, nr_pages))
+		memcg_uncharge_kmem_counters(memcg, nr_pages);
 }
 
 void memcg_account_kernel_stack(struct page *stack, int account)

@@ -8,7 +8,8 @@
  * for what only it knows (kmem_accounted, tasks). Each failure is a line
  * naming the domain and the invariant, as
  *
- *   /cgroup/A: kmem usage 20480 bytes, but its kernel pages are 16384 bytes
+ *   /cgroup/A: kmem usage 20480 bytes, but its kernel pages + kmem stocked
+ *   on CPUs are 16384 bytes
  */
 #include "mm/memcg/memcg_check.h"
 
@@ -88,7 +89,8 @@ static void check_domain(struct check_report *r, struct mem_cgroup *memcg,
 		(*dying)++;
 		if (memcg_stock_pages(memcg))
 			fail(r, "%s: removed, but %lu pages of it are still in "
-			     "CPU stocks", path, memcg_stock_pages(memcg));
+			     "CPU stocks", path,
+			     memcg_stock_pages(memcg));
 	}
 	if (rss < 0 || cache < 0 || stack < 0)
 		fail(r, "%s: negative page count: rss %ld, cache %ld, "
@@ -107,9 +109,16 @@ static void check_domain(struct check_report *r, struct mem_cgroup *memcg,
 			     (long long)kmem);
 		return;
 	}
+	/* Each kernel page charged to it, owned or stocked, holds one. */
+	if (READ_ONCE(memcg->refcnt) < memcg->scan_kmem_pages +
+					   (long)memcg_stock_kmem_pages(memcg))
+		fail(r, "%s: reference count %d, below its %ld kernel pages "
+		     "owned + %lu stocked (each holds a reference)", path,
+		     READ_ONCE(memcg->refcnt), memcg->scan_kmem_pages,
+		     memcg_stock_kmem_pages(memcg));
 	if (kmem != memcg->scan_kmem)
-		fail(r, "%s: kmem usage %lld bytes, but its kernel pages are "
-		     "%lld bytes", path, (long long)kmem,
+		fail(r, "%s: kmem usage %lld bytes, but its kernel pages + "
+		     "kmem stocked on CPUs are %lld bytes", path, (long long)kmem,
 		     (long long)memcg->scan_kmem);
 	if (res != memcg->scan_res)
 		fail(r, "%s: res usage %lld bytes, but user + kmem + stocked "

@@ -159,11 +159,10 @@ struct page *memcg_slab_alloc_pages(struct kmem_cache *cache, gfp_t gfp)
 	if (memcg_charge_kmem(memcg, gfp, 1u << order) != 0)
 		return NULL;
 	page = alloc_pages(gfp, order);
-	/* The page takes the charge and a reference on the domain, exactly
-	 * as a page charged by the hooks (or, if there was no page, the
-	 * charge is given back). */
-	mem_cgroup_get(memcg);
-	__memcg_kmem_commit_page(page, memcg, order);
+	/* The page takes the charge and its references, exactly as a page
+	 * charged by the hooks (or, if there was no page, the charge is
+	 * given back). */
+	memcg_kmem_commit_page(page, memcg, order);
 	return page;
 }
 

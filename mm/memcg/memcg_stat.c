@@ -15,7 +15,8 @@
  *   PG_user    user memory charged to page->memcg: its res counters do
  *   neither    kernel memory charged to nobody (the root's own)
  *
- * and each CPU's stock owes its pages to its domain's res counters. The
+ * and each CPU's stock owes its charge to its domain's counters: its
+ * nr_pages to res, its nr_kmem to res and kmem (SPEC 5.3). The
  * walk reads other CPUs' pages without locks: exact when nothing is being
  * allocated meanwhile, approximate otherwise.
  */
@@ -139,20 +140,24 @@ static void census_walk(struct memcg_census *census)
 		}
 	}
 
-	/* The stocks: charged to res, used by no page yet. */
+	/* The stocks: charged, used by no page yet. Only compared with the
+	 * domains of the snapshot, never dereferenced (mm/memcg/stock.c). */
 	for (unsigned int cpu = 0; cpu < nr_cpus; cpu++) {
 		struct memcg_stock_pcp *stock = &memcg_stock[cpu];
 		struct mem_cgroup *cached = READ_ONCE(stock->cached);
 		unsigned int nr = READ_ONCE(stock->nr_pages);
+		unsigned int nr_kmem = READ_ONCE(stock->nr_kmem);
 		struct mem_cgroup *memcg;
 
 		if (!cached)
 			continue;
 		memcg = memcg_census_find(census, cached);
-		if (!memcg)
+		if (!memcg) {
 			census->unknown_stocks++;
-		else
-			owe(memcg, (int64_t)nr * PAGE_SIZE, false);
+			continue;
+		}
+		owe(memcg, (int64_t)nr * PAGE_SIZE, false);
+		owe(memcg, (int64_t)nr_kmem * PAGE_SIZE, true);
 	}
 }
 
@@ -201,14 +206,32 @@ static unsigned long user_pages_total(void)
 	return pages;
 }
 
+/* drain_for_reading - give back what CPUs hold in stock for memcg's
+ * subtree (an IPI, only if some stock holds any), so that the usage shown
+ * is what pages use. */
+static void drain_for_reading(struct mem_cgroup *memcg, bool kmem)
+{
+	if (!in_interrupt() && memcg_stock_pages_subtree(memcg, kmem))
+		drain_all_stock(memcg);
+}
+
+void mem_cgroup_reset_max(struct mem_cgroup *memcg, bool kmem)
+{
+	drain_for_reading(memcg, kmem);
+	res_counter_reset_max(kmem ? &memcg->kmem : &memcg->res);
+}
+
 uint64_t mem_cgroup_read_counter(struct mem_cgroup *memcg, bool kmem,
 				 enum res_member member)
 {
 	uint64_t used;
 
-	if (!mem_cgroup_is_root(memcg))
+	if (!mem_cgroup_is_root(memcg)) {
+		if (member == RES_USAGE)
+			drain_for_reading(memcg, kmem);
 		return res_counter_read_u64(kmem ? &memcg->kmem : &memcg->res,
 					    member);
+	}
 	switch (member) {
 	case RES_USAGE:
 	case RES_MAX_USAGE:
@@ -252,7 +275,8 @@ int mem_cgroup_read_stat(struct mem_cgroup *memcg, struct mem_cgroup_stat *st)
 		uint64_t stack = (uint64_t)READ_ONCE(m->nr_kernel_stack) *
 				 PAGE_SIZE;
 		uint64_t slab = (uint64_t)m->scan_slab_pages * PAGE_SIZE;
-		uint64_t stock = (uint64_t)memcg_stock_pages(m) * PAGE_SIZE;
+		uint64_t stock = (uint64_t)memcg_stock_pages(m) *
+				 PAGE_SIZE;
 
 		if (m == memcg) {
 			st->cache = cache;

@@ -49,6 +49,13 @@ int mem_cgroup_read_stat(struct mem_cgroup *memcg, struct mem_cgroup_stat *st);
 uint64_t mem_cgroup_read_counter(struct mem_cgroup *memcg, bool kmem,
 				 enum res_member member);
 
+/*
+ * mem_cgroup_reset_max - memory.max_usage_in_bytes (kmem: the kmem one)
+ * written with 0: max_usage becomes the usage, without what CPUs hold in
+ * stock for the subtree (given back first, as for a usage read).
+ */
+void mem_cgroup_reset_max(struct mem_cgroup *memcg, bool kmem);
+
 /* A census of mem_map: see the top of this file. */
 struct memcg_census {
 	struct mem_cgroup **all;  /* every domain, with a reference, sorted

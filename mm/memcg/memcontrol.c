@@ -101,10 +101,7 @@ unsigned long mem_cgroup_nr_dying(void)
 
 /* --- references ----------------------------------------------------------- */
 
-void mem_cgroup_get(struct mem_cgroup *memcg)
-{
-	__atomic_add_fetch(&memcg->refcnt, 1, __ATOMIC_RELAXED);
-}
+
 
 /* mem_cgroup_tryget - take a reference unless the count is already 0 (the
  * domain is being freed): for walks of memcg_all_list. */
@@ -170,20 +167,21 @@ static struct mem_cgroup *mem_cgroup_free(struct mem_cgroup *memcg)
 	return parent;
 }
 
-void mem_cgroup_put(struct mem_cgroup *memcg)
+void __mem_cgroup_release(struct mem_cgroup *memcg, int left)
 {
 	/* Freeing a domain drops the reference it held on its parent,
 	 * which may free the parent too: a loop, not recursion. */
-	while (memcg) {
-		int left = __atomic_sub_fetch(&memcg->refcnt, 1,
-					      __ATOMIC_ACQ_REL);
-
-		if (left > 0)
-			return;
+	for (;;) {
 		if (left < 0)
 			panic("memcg: %s: reference count below zero",
 			      memcg->name);
 		memcg = mem_cgroup_free(memcg);
+		if (!memcg)
+			return;
+		line_write(&memcg->refcnt_line);
+		left = __atomic_sub_fetch(&memcg->refcnt, 1, __ATOMIC_ACQ_REL);
+		if (left > 0)
+			return;
 	}
 }
 
@@ -446,6 +444,12 @@ int memcg_update_kmem_limit(struct mem_cgroup *memcg, int64_t limit)
 		return -EINVAL;
 	memcg_tree_lock();
 	ret = res_counter_set_limit(&memcg->kmem, limit);
+	if (ret == -EBUSY && memcg_stock_pages_subtree(memcg, true)) {
+		/* Kernel charge idle in stocks is given back first: only the
+		 * pages the subtree really owns make a limit "below usage". */
+		drain_all_stock(memcg);
+		ret = res_counter_set_limit(&memcg->kmem, limit);
+	}
 	if (ret == 0) {
 		if (limit != RES_COUNTER_MAX) {
 			if (!memcg->kmem_account_activated) {
@@ -459,6 +463,11 @@ int memcg_update_kmem_limit(struct mem_cgroup *memcg, int64_t limit)
 					   __ATOMIC_RELAXED);
 		}
 		memcg_propagate_kmem(memcg);
+		/* The hooks serve a stock hit without asking whether the
+		 * domain is accounted: a subtree that may have stopped being
+		 * accounted loses its stocked kernel charge here. */
+		if (limit == RES_COUNTER_MAX)
+			drain_all_stock(memcg);
 	}
 	memcg_tree_unlock();
 	/* The first kmem limit of this domain switches the hooks on; the

@@ -44,8 +44,10 @@
 #include <stdint.h>
 
 #include "kernel/lib/list.h"
+#include "kernel/locking/spinlock.h"
 #include "kernel/platform.h"
 #include "mm/gfp.h"
+#include "mm/memcg/line_transfer.h"
 #include "mm/memcg/res_counter.h"
 
 struct page;
@@ -84,9 +86,12 @@ struct mem_cgroup {
 	struct res_counter kmem;  /* kernel memory only */
 
 	/* References (atomic): the tree (while the domain is visible), each
-	 * task in it, each kernel page charged to it, each visible or dying
-	 * child, and charges in progress. */
+	 * task in it, each visible or dying child, charges in progress, and
+	 * one for each kernel page charged to it - owned by a page or waiting
+	 * in a CPU's stock. Those are taken and dropped a batch at a time
+	 * (mem_cgroup_get_many), as the charge is. */
 	int refcnt;
+	struct line_owner refcnt_line;  /* who wrote refcnt last */
 
 	/* Under memcg_tree_lock. */
 	unsigned long kmem_accounted;  /* KMEM_ACCOUNTED_* bits */
@@ -150,18 +155,48 @@ static inline struct mem_cgroup *mem_cgroup_from_kmem(struct res_counter *c)
 
 /* --- references (mm/memcg/memcontrol.c) ---------------------------------------- */
 
-/* mem_cgroup_get - take a reference: the domain will not be freed until it
- * is dropped. The caller must already hold one, or hold memcg_tree_lock
- * with the domain visible. */
-void mem_cgroup_get(struct mem_cgroup *memcg);
+/* mem_cgroup_get_many - take nr references: the domain will not be freed
+ * until they are dropped. The caller must already hold one, or hold
+ * memcg_tree_lock with the domain visible, or have interrupts off with
+ * the domain read from the current task (see mm/memcg/kmem_hooks.h).
+ * A batch of kernel pages charged takes one per page at once. */
+static inline void mem_cgroup_get_many(struct mem_cgroup *memcg,
+				       unsigned int nr)
+{
+	line_write(&memcg->refcnt_line);
+	__atomic_add_fetch(&memcg->refcnt, (int)nr, __ATOMIC_RELAXED);
+}
+
+static inline void mem_cgroup_get(struct mem_cgroup *memcg)
+{
+	mem_cgroup_get_many(memcg, 1);
+}
+
+/* __mem_cgroup_release - the count reached left <= 0: free the domain
+ * (and the ancestors whose last reference it held). */
+void __mem_cgroup_release(struct mem_cgroup *memcg, int left);
 
 /*
- * mem_cgroup_put - drop a reference. The last one frees a removed domain:
- * that is when a dying domain's last kernel page is freed. Any context.
- * Panics if the domain still has kernel memory charged (a page would be
- * left pointing at a freed domain).
+ * mem_cgroup_put_many - drop nr references. The last one frees a removed
+ * domain: that is when a dying domain's last kernel page is freed. Any
+ * context. Panics if the domain still has kernel memory charged (a page
+ * would be left pointing at a freed domain).
  */
-void mem_cgroup_put(struct mem_cgroup *memcg);
+static inline void mem_cgroup_put_many(struct mem_cgroup *memcg,
+				       unsigned int nr)
+{
+	int left;
+
+	line_write(&memcg->refcnt_line);  /* before: after, it may be gone */
+	left = __atomic_sub_fetch(&memcg->refcnt, (int)nr, __ATOMIC_ACQ_REL);
+	if (unlikely(left <= 0))
+		__mem_cgroup_release(memcg, left);
+}
+
+static inline void mem_cgroup_put(struct mem_cgroup *memcg)
+{
+	mem_cgroup_put_many(memcg, 1);
+}
 
 /*
  * mem_cgroup_from_task_get - the domain of task, with a reference.
@@ -366,15 +401,33 @@ int mem_cgroup_try_charge(struct mem_cgroup *memcg, gfp_t gfp,
 void mem_cgroup_uncharge(struct mem_cgroup *memcg, unsigned int nr_pages);
 
 /*
- * memcg_charge_kmem - charge a kernel allocation of nr_pages: res first
- * (mem_cgroup_try_charge), then kmem; if kmem refuses, res is uncharged
- * again. Returns 0 or -ENOMEM; never OOM-kills.
+ * memcg_charge_kmem - charge a kernel allocation of nr_pages to res and
+ * kmem: from this CPU's stock if it can, else from the counters
+ * (memcg_charge_kmem_counters). The charge carries nr_pages references on
+ * memcg, one per page, which memcg_uncharge_kmem gives back. Returns 0 or
+ * -ENOMEM; never OOM-kills.
  */
 int memcg_charge_kmem(struct mem_cgroup *memcg, gfp_t gfp,
 		      unsigned int nr_pages);
 
-/* memcg_uncharge_kmem - give back a kernel allocation: kmem, then res. */
+/*
+ * memcg_charge_kmem_counters - the counters' part of memcg_charge_kmem,
+ * for a caller that already looked at the stock: a batch for both
+ * counters with the surplus stocked (with its references), or else
+ * exactly nr_pages (res first; if kmem refuses, res is given back). The
+ * caller has taken the nr_pages references the pages will hold (and they
+ * keep memcg alive meanwhile); on failure it drops them.
+ */
+int memcg_charge_kmem_counters(struct mem_cgroup *memcg, gfp_t gfp,
+			       unsigned int nr_pages);
+
+/* memcg_uncharge_kmem - give back a kernel allocation of nr_pages, with
+ * its references: to this CPU's stock if it caches memcg and has room,
+ * else to the counters (memcg_uncharge_kmem_counters: kmem, res, then the
+ * references; the last reference may free a dying domain). */
 void memcg_uncharge_kmem(struct mem_cgroup *memcg, unsigned int nr_pages);
+void memcg_uncharge_kmem_counters(struct mem_cgroup *memcg,
+				  unsigned int nr_pages);
 
 /*
  * memcg_account_kernel_stack - fork and exit report a kernel stack (Linux:

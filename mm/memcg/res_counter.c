@@ -1,22 +1,24 @@
 // SPDX-License-Identifier: MIT
 /*
- * mm/memcg/res_counter.c - resource counters with limits, charged up a tree
- * (Linux 2012: kernel/res_counter.c).
+ * mm/memcg/res_counter.c - resource counters with limits, charged up a tree,
+ * without locks (Linux 2012: kernel/res_counter.c, with a spinlock per
+ * counter; Linux 3.19 and later: mm/page_counter.c, lock-free as here).
  *
  * A domain has two: res (user + kernel memory) and kmem (kernel memory
  * only). With use_hierarchy, a domain's counters have its parent's as
  * parents, so that a limit on a domain caps its whole subtree.
  *
- * The charge walks up the tree taking one lock at a time:
+ * A charge climbs the tree one counter at a time:
  *
- *   charge(C, val):  C: usage + val <= limit?  yes: usage += val
- *                    B: usage + val <= limit?  yes: usage += val
+ *   charge(C, val):  C: usage + val <= limit?  yes: usage += val  (CAS)
+ *                    B: usage + val <= limit?  yes: usage += val  (CAS)
  *                    A: usage + val <= limit?  no:  A.failcnt++
  *                    undo B, undo C; return -ENOMEM, fail_at = A
  *
- * Between the charge of C and the undo, another charge may see C's usage
- * too high and fail: a failure can be caused by a charge that itself
- * fails. That is the price of not locking the tree, and it is Linux's.
+ * Each "usage += val" is a compare-and-swap that succeeds only if no other
+ * CPU changed the usage since it was read: then the new usage is known to
+ * be within the limit. If another CPU got there first, the step is tried
+ * again with the new usage. An uncharge is a plain atomic subtraction.
  */
 #include "mm/memcg/res_counter.h"
 
@@ -24,113 +26,96 @@
 
 void res_counter_init(struct res_counter *counter, struct res_counter *parent)
 {
-	spin_lock_init(&counter->lock);
 	counter->usage = 0;
 	counter->max_usage = 0;
 	counter->limit = RES_COUNTER_MAX;
 	counter->failcnt = 0;
+	counter->line = (struct line_owner){0};
 	counter->parent = parent;
 }
 
 /*
- * res_counter_charge_locked - charge one counter, its lock held. Returns
- * -ENOMEM if the limit would be passed: then, unless force, nothing is
- * charged. A refusal counts in failcnt if count_fail.
+ * charge_one - add val to one counter if the result stays within its
+ * limit. Returns false (and changes nothing) if it would not.
  */
-static int res_counter_charge_locked(struct res_counter *counter, int64_t val,
-				     bool force, bool count_fail)
+static inline __attribute__((always_inline)) bool
+charge_one(struct res_counter *c, int64_t val)
 {
-	int ret = 0;
+	int64_t old = __atomic_load_n(&c->usage, __ATOMIC_RELAXED);
+	int64_t new;
 
-	if (counter->usage > counter->limit - val) {  /* usage + val > limit */
-		if (count_fail)
-			counter->failcnt++;
-		ret = -ENOMEM;
-		if (!force)
-			return ret;
-	}
-	counter->usage += val;
-	if (counter->usage > counter->max_usage)
-		counter->max_usage = counter->usage;
-	return ret;
+	do {
+		if (old > __atomic_load_n(&c->limit, __ATOMIC_RELAXED) - val)
+			return false;  /* usage + val > limit */
+		new = old + val;
+	} while (!__atomic_compare_exchange_n(&c->usage, &old, new, true,
+					      __ATOMIC_RELAXED,
+					      __ATOMIC_RELAXED));
+	line_write(&c->line);
+	/* max_usage is a high-water mark: a racing update may lose to a
+	 * smaller one for a moment, as Linux's page_counter accepts too. */
+	if (new > __atomic_load_n(&c->max_usage, __ATOMIC_RELAXED))
+		__atomic_store_n(&c->max_usage, new, __ATOMIC_RELAXED);
+	return true;
 }
 
-/* res_counter_uncharge_locked - uncharge one counter, its lock held. */
-static void res_counter_uncharge_locked(struct res_counter *counter,
-					int64_t val)
+static __attribute__((noinline, cold)) void
+uncharge_underflow(struct res_counter *c, int64_t val, int64_t new)
 {
-	if (unlikely(counter->usage < val))
-		printk("res_counter: uncharge of %lld bytes from a counter "
-		       "with usage %lld (counter %p): more was given back than "
-		       "was charged\n", (long long)val,
-		       (long long)counter->usage, (void *)counter);
-	counter->usage -= val;
+	printk("res_counter: uncharge of %lld bytes left counter %p at %lld: "
+	       "more was given back than was charged\n", (long long)val,
+	       (void *)c, (long long)new);
 }
 
-static int __res_counter_charge(struct res_counter *counter, int64_t val,
-				struct res_counter **limit_fail_at,
-				bool force, bool count_fail)
+/* uncharge_one - take val off one counter; more than it holds is a bug. */
+static inline __attribute__((always_inline)) void
+uncharge_one(struct res_counter *c, int64_t val)
+{
+	int64_t new = __atomic_sub_fetch(&c->usage, val, __ATOMIC_RELAXED);
+
+	line_write(&c->line);
+	if (unlikely(new < 0))
+		uncharge_underflow(c, val, new);
+}
+
+static inline __attribute__((always_inline)) int
+charge_tree(struct res_counter *counter, int64_t val,
+		       struct res_counter **limit_fail_at, bool count_fail)
 {
 	struct res_counter *c, *u;
-	unsigned long flags;
-	int ret = 0;
 
 	*limit_fail_at = NULL;
-	flags = local_irq_save();
 	for (c = counter; c; c = c->parent) {
-		int r;
-
-		spin_lock(&c->lock);
-		r = res_counter_charge_locked(c, val, force, count_fail);
-		spin_unlock(&c->lock);
-		if (r < 0 && !ret) {
-			ret = r;
-			*limit_fail_at = c;
-			if (!force)
-				break;
-		}
-	}
-	if (ret < 0 && !force) {
+		if (likely(charge_one(c, val)))
+			continue;
+		if (count_fail)
+			__atomic_add_fetch(&c->failcnt, 1, __ATOMIC_RELAXED);
+		*limit_fail_at = c;
 		/* Roll back the counters below the one that refused. */
-		for (u = counter; u != c; u = u->parent) {
-			spin_lock(&u->lock);
-			res_counter_uncharge_locked(u, val);
-			spin_unlock(&u->lock);
-		}
+		for (u = counter; u != c; u = u->parent)
+			uncharge_one(u, val);
+		return -ENOMEM;
 	}
-	local_irq_restore(flags);
-	return ret;
+	return 0;
 }
 
 int res_counter_charge(struct res_counter *counter, int64_t val,
 		       struct res_counter **limit_fail_at)
 {
-	return __res_counter_charge(counter, val, limit_fail_at, false, true);
+	return charge_tree(counter, val, limit_fail_at, true);
 }
 
-int res_counter_try_charge(struct res_counter *counter, int64_t val,
-			   struct res_counter **limit_fail_at)
+int res_counter_charge_quiet(struct res_counter *counter, int64_t val,
+			     struct res_counter **limit_fail_at)
 {
-	return __res_counter_charge(counter, val, limit_fail_at, false, false);
-}
-
-int res_counter_charge_nofail(struct res_counter *counter, int64_t val,
-			      struct res_counter **limit_fail_at)
-{
-	return __res_counter_charge(counter, val, limit_fail_at, true, true);
+	return charge_tree(counter, val, limit_fail_at, false);
 }
 
 void res_counter_uncharge_until(struct res_counter *counter,
 				struct res_counter *top, int64_t val)
 {
-	unsigned long flags = local_irq_save();
-
-	for (struct res_counter *c = counter; c != top; c = c->parent) {
-		spin_lock(&c->lock);
-		res_counter_uncharge_locked(c, val);
-		spin_unlock(&c->lock);
-	}
-	local_irq_restore(flags);
+	for (struct res_counter *c = counter; c != top; c = c->parent)
+		uncharge_one(c, val);
 }
 
 void res_counter_uncharge(struct res_counter *counter, int64_t val)
@@ -140,31 +125,28 @@ void res_counter_uncharge(struct res_counter *counter, int64_t val)
 
 int res_counter_set_limit(struct res_counter *counter, int64_t limit)
 {
-	unsigned long flags = spin_lock_irqsave(&counter->lock);
-	int ret = -EBUSY;
+	int64_t old;
 
-	if (counter->usage <= limit) {
-		counter->limit = limit;
-		ret = 0;
-	}
-	spin_unlock_irqrestore(&counter->lock, flags);
-	return ret;
+	if (res_counter_usage(counter) > limit)
+		return -EBUSY;
+	/* Set first, read the usage after: a charge admitted under the old
+	 * limit meanwhile is then seen, and the old limit put back. */
+	old = __atomic_exchange_n(&counter->limit, limit, __ATOMIC_SEQ_CST);
+	if (limit >= old || res_counter_usage(counter) <= limit)
+		return 0;
+	__atomic_store_n(&counter->limit, old, __ATOMIC_SEQ_CST);
+	return -EBUSY;
 }
 
 void res_counter_reset_max(struct res_counter *counter)
 {
-	unsigned long flags = spin_lock_irqsave(&counter->lock);
-
-	counter->max_usage = counter->usage;
-	spin_unlock_irqrestore(&counter->lock, flags);
+	__atomic_store_n(&counter->max_usage, res_counter_usage(counter),
+			 __ATOMIC_RELAXED);
 }
 
 void res_counter_reset_failcnt(struct res_counter *counter)
 {
-	unsigned long flags = spin_lock_irqsave(&counter->lock);
-
-	counter->failcnt = 0;
-	spin_unlock_irqrestore(&counter->lock, flags);
+	__atomic_store_n(&counter->failcnt, 0, __ATOMIC_RELAXED);
 }
 
 uint64_t res_counter_read_u64(struct res_counter *counter,
@@ -172,7 +154,7 @@ uint64_t res_counter_read_u64(struct res_counter *counter,
 {
 	switch (member) {
 	case RES_USAGE:
-		return (uint64_t)READ_ONCE(counter->usage);
+		return (uint64_t)res_counter_usage(counter);
 	case RES_MAX_USAGE:
 		return (uint64_t)READ_ONCE(counter->max_usage);
 	case RES_LIMIT:
@@ -185,9 +167,7 @@ uint64_t res_counter_read_u64(struct res_counter *counter,
 
 int64_t res_counter_margin(struct res_counter *counter)
 {
-	unsigned long flags = spin_lock_irqsave(&counter->lock);
-	int64_t margin = counter->limit - counter->usage;
+	int64_t margin = READ_ONCE(counter->limit) - res_counter_usage(counter);
 
-	spin_unlock_irqrestore(&counter->lock, flags);
 	return margin > 0 ? margin : 0;
 }

@@ -2,7 +2,7 @@
 /*
  * mm/memcg/res_counter.h - resource counters: how much of something a domain
  * uses, how much it may use, and how often it was refused (Linux 2012:
- * kernel/res_counter.c, include/linux/res_counter.h).
+ * kernel/res_counter.c; since Linux 3.19 the lock-free page_counter).
  *
  * A counter counts bytes. Counters form a tree through their parent
  * pointers: a charge to a counter is a charge to each of its ancestors
@@ -11,27 +11,32 @@
  * *limit_fail_at), and the charges already made below it are undone, so
  * that a failed charge leaves every counter as it was.
  *
- * Each counter has its own lock; there is no lock over the whole tree. A
- * charge holds one counter's lock at a time, so two charges may run up
- * the same tree side by side. Interrupts are off during a charge or
- * uncharge (pages are freed, and so uncharged, from interrupt context).
+ * No counter has a lock. Each level is one atomic compare-and-swap of the
+ * usage, made only if the new usage stays within the limit, so the usage
+ * never passes the limit, even for an instant; max_usage and failcnt are
+ * updated beside it. Two charges may climb the same tree side by side.
+ * The price, as with the 2012 locks: a charge that is about to fail and be
+ * rolled back may, meanwhile, make another charge fail.
  */
 #ifndef MM_RES_COUNTER_H
 #define MM_RES_COUNTER_H
 
 #include <stdint.h>
 
-#include "kernel/locking/spinlock.h"
+#include <stdbool.h>
+
+#include "kernel/platform.h"
+#include "mm/memcg/line_transfer.h"
 
 /* The limit of an unlimited counter: reads back as 9223372036854775807. */
 #define RES_COUNTER_MAX INT64_MAX
 
 struct res_counter {
-	int64_t usage;      /* bytes charged now */
+	int64_t usage;      /* bytes charged now (atomic) */
 	int64_t max_usage;  /* the highest usage since the last reset */
 	int64_t limit;      /* usage may not pass it; RES_COUNTER_MAX: none */
 	uint64_t failcnt;   /* charges refused because of this limit */
-	spinlock_t lock;    /* protects the four fields above */
+	struct line_owner line;      /* who wrote the fields above last */
 	struct res_counter *parent;  /* charged with us; NULL at the top */
 };
 
@@ -65,28 +70,17 @@ int res_counter_charge(struct res_counter *counter, int64_t val,
 		       struct res_counter **limit_fail_at);
 
 /*
- * res_counter_try_charge - res_counter_charge for a charge that is only a
- * wish: a refusal is not counted in failcnt.
+ * res_counter_charge_quiet - res_counter_charge, except that a refusal is
+ * not counted in failcnt.
  *
- * The per-CPU stock charges a batch of pages in advance; when the batch
- * does not fit, the exact charge is tried next, and only a refusal of that
- * one is a real failure for the user to see in memory.failcnt.
+ * For a charge the caller can do without: the per-CPU stock charges a
+ * batch of pages in advance, and when the batch does not fit, the exact
+ * charge is made next; only a refusal of that one is a failure the user
+ * sees in failcnt. (Not to be confused with mem_cgroup_try_charge, the
+ * domain-level charge that drains and reclaims before it gives up.)
  */
-int res_counter_try_charge(struct res_counter *counter, int64_t val,
-			   struct res_counter **limit_fail_at);
-
-/*
- * res_counter_charge_nofail - charge val bytes to counter and all its
- * ancestors even past their limits.
- *
- * Returns -ENOMEM (and sets *limit_fail_at to the first counter whose
- * limit was passed, with failcnt + 1 there) if some limit was passed, 0
- * otherwise; either way, the charge has been made. For charges that
- * cannot be refused; tally's charge paths do not use it (usage <= limit
- * is an invariant `check` verifies), it is kept for completeness.
- */
-int res_counter_charge_nofail(struct res_counter *counter, int64_t val,
-			      struct res_counter **limit_fail_at);
+int res_counter_charge_quiet(struct res_counter *counter, int64_t val,
+			     struct res_counter **limit_fail_at);
 
 /*
  * res_counter_uncharge - give back val bytes to counter and all its
@@ -108,8 +102,10 @@ void res_counter_uncharge_until(struct res_counter *counter,
  * res_counter_set_limit - set counter's limit.
  * @limit: bytes, or RES_COUNTER_MAX for no limit
  *
- * Returns 0, or -EBUSY if the usage is already above @limit (the limit is
- * then unchanged).
+ * Returns 0, or -EBUSY if the usage is above @limit (the limit is then
+ * unchanged). A charge racing with a lowered limit may have been admitted
+ * under the old one: the new limit is set first and the usage read after,
+ * and if the usage is then above it, the old limit is put back.
  */
 int res_counter_set_limit(struct res_counter *counter, int64_t limit);
 
@@ -126,7 +122,7 @@ uint64_t res_counter_read_u64(struct res_counter *counter,
 /* res_counter_usage - the usage, signed (negative only after a bug). */
 static inline int64_t res_counter_usage(struct res_counter *counter)
 {
-	return READ_ONCE(counter->usage);
+	return __atomic_load_n(&counter->usage, __ATOMIC_RELAXED);
 }
 
 /*

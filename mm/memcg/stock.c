@@ -1,19 +1,32 @@
 // SPDX-License-Identifier: MIT
 /*
- * mm/memcg/stock.c - the per-CPU charge stock: pages charged to a domain in
- * advance, one batch at a time, so that most charges touch only this
- * CPU's data (Linux 2012: consume_stock, refill_stock, drain_stock,
- * drain_all_stock in mm/memcg/memcontrol.c).
+ * mm/memcg/stock.c - the per-CPU charge stock: charge taken from the
+ * counters a batch at a time and handed out page by page, so that most
+ * charges and uncharges write only this CPU's data (Linux 2012:
+ * consume_stock, refill_stock, drain_stock, drain_all_stock in
+ * mm/memcontrol.c). Where it sits in the charge path: the map in
+ * mm/memcg/memcg_charge.c.
  *
- * The charge path (mm/memcg/memcg_charge.c) is:
+ * What keeps the domain a stock names (stock->cached) alive, reader by
+ * reader:
  *
- *   consume_stock(memcg, n)        enough stocked for memcg? take n: done
- *   res_counter_charge(batch)      else charge max(CHARGE_BATCH, n) pages
- *   refill_stock(memcg, batch - n) and stock the surplus
+ *  - The stock's own CPU (consume, refill, return, drain) works with
+ *    interrupts off. Kernel charge in the stock holds one reference per
+ *    page. For the rest, rmdir (mem_cgroup_destroy) marks the domain
+ *    dying, then drains every CPU's stock by IPI, and only then drops the
+ *    tree's reference; refill_stock checks dying with interrupts off, so a
+ *    drained CPU never stocks the domain again. Hence no stock names a
+ *    domain after its drain, and the domain outlives its drain.
  *
- * A stock holds no reference on its domain. Instead a domain being removed
- * is marked dying before all stocks are drained (by IPI), and a dying
- * domain is never stocked again, so no stock can name a freed domain.
+ *  - Another CPU that only compares stock->cached with a domain it holds
+ *    itself (memcg_stock_pages, the census of memory.stat and check)
+ *    never dereferences it: no rule needed.
+ *
+ *  - Another CPU that dereferences stock->cached - walks its parent chain
+ *    (memcg_stock_pages_subtree) - keeps its own interrupts off from
+ *    reading the pointer to the end of the walk. The drain IPI of rmdir
+ *    cannot complete on that CPU meanwhile, so the domain (and the
+ *    ancestors it holds references on) cannot be freed under the walk.
  */
 #include "mm/memcg/stock.h"
 
@@ -22,43 +35,57 @@
 
 struct memcg_stock_pcp memcg_stock[NR_CPUS];
 bool memcg_stock_enabled = true;
+bool memcg_stock_kmem = true;
+unsigned int stock_kmem_high = STOCK_KMEM_HIGH;
 
-bool consume_stock(struct mem_cgroup *memcg, unsigned int nr_pages)
+bool consume_stock(struct mem_cgroup *memcg, unsigned int nr_pages, bool kmem)
 {
-	struct memcg_stock_pcp *stock;
 	unsigned long flags;
-	bool ret = true;
+	bool ret;
 
-	if (nr_pages > CHARGE_BATCH || !READ_ONCE(memcg_stock_enabled))
+	if (!READ_ONCE(memcg_stock_enabled))
 		return false;
-
 	flags = local_irq_save();
-	stock = &memcg_stock[smp_processor_id()];
-	if (memcg == stock->cached && stock->nr_pages >= nr_pages)
-		stock->nr_pages -= nr_pages;
-	else /* need to call res_counter_charge */
-		ret = false;
+	ret = __consume_stock(&memcg_stock[smp_processor_id()], memcg,
+			      nr_pages, kmem);
 	local_irq_restore(flags);
 	return ret;
 }
 
 /*
- * drain_stock - return the stocked pages to the res counter, and forget
- * the cached domain. Interrupts off, on the stock's own CPU.
+ * uncharge_counters - give back what a stock held: kmem first, then res
+ * (res >= kmem at every moment), then the kernel pages' references, the
+ * last touch of the domain (the last reference frees a dying one).
+ */
+static void uncharge_counters(struct mem_cgroup *memcg, unsigned int nr_pages,
+			      unsigned int nr_kmem)
+{
+	if (nr_kmem)
+		res_counter_uncharge(&memcg->kmem, (int64_t)nr_kmem * PAGE_SIZE);
+	if (nr_pages + nr_kmem)
+		res_counter_uncharge(&memcg->res,
+				     (int64_t)(nr_pages + nr_kmem) * PAGE_SIZE);
+	if (nr_kmem)
+		mem_cgroup_put_many(memcg, nr_kmem);
+}
+
+/*
+ * drain_stock - give the stock's charge back to its domain's counters and
+ * forget the domain. Interrupts off, on the stock's own CPU.
  */
 static void drain_stock(struct memcg_stock_pcp *stock)
 {
 	struct mem_cgroup *old = stock->cached;
+	unsigned int nr_pages = stock->nr_pages, nr_kmem = stock->nr_kmem;
 
-	if (stock->nr_pages) {
-		res_counter_uncharge(&old->res,
-				     (int64_t)stock->nr_pages * PAGE_SIZE);
-		stock->nr_pages = 0;
-	}
 	stock->cached = NULL;
+	stock->nr_pages = 0;
+	stock->nr_kmem = 0;
+	if (old)
+		uncharge_counters(old, nr_pages, nr_kmem);
 }
 
-void refill_stock(struct mem_cgroup *memcg, unsigned int nr_pages)
+void refill_stock(struct mem_cgroup *memcg, unsigned int nr_pages, bool kmem)
 {
 	struct memcg_stock_pcp *stock;
 	unsigned long flags;
@@ -68,16 +95,29 @@ void refill_stock(struct mem_cgroup *memcg, unsigned int nr_pages)
 	 * drains every CPU by IPI, which waits for this section to end. */
 	if (unlikely(__atomic_load_n(&memcg->dying, __ATOMIC_ACQUIRE))) {
 		local_irq_restore(flags);
-		res_counter_uncharge(&memcg->res, (int64_t)nr_pages * PAGE_SIZE);
+		uncharge_counters(memcg, kmem ? 0 : nr_pages, kmem ? nr_pages : 0);
 		return;
 	}
 	stock = &memcg_stock[smp_processor_id()];
-	if (stock->cached != memcg) { /* reset if necessary */
+	if (stock->cached != memcg) {  /* another domain's: give it back */
 		drain_stock(stock);
 		stock->cached = memcg;
 	}
-	stock->nr_pages += nr_pages;
+	if (kmem)
+		stock->nr_kmem += nr_pages;
+	else
+		stock->nr_pages += nr_pages;
 	local_irq_restore(flags);
+}
+
+bool stock_return_kmem(struct mem_cgroup *memcg, unsigned int nr_pages)
+{
+	unsigned long flags = local_irq_save();
+	bool ret = __stock_return_kmem(&memcg_stock[smp_processor_id()],
+				       memcg, nr_pages);
+
+	local_irq_restore(flags);
+	return ret;
 }
 
 /*
@@ -103,24 +143,38 @@ void drain_all_stock(struct mem_cgroup *memcg)
 	smp_call_function_all(drain_local_stock, memcg);
 }
 
-bool memcg_stocks_hold_any(void)
+unsigned long memcg_stock_pages_subtree(struct mem_cgroup *top, bool kmem)
 {
-	for (unsigned int cpu = 0; cpu < nr_cpus; cpu++)
-		if (READ_ONCE(memcg_stock[cpu].nr_pages))
-			return true;
-	return false;
+	unsigned long pages = 0, flags;
+
+	/* Interrupts off across each read of cached and the walk from it:
+	 * see the top of this file. */
+	flags = local_irq_save();
+	for (unsigned int cpu = 0; cpu < nr_cpus; cpu++) {
+		struct memcg_stock_pcp *stock = &memcg_stock[cpu];
+		struct mem_cgroup *cached = READ_ONCE(stock->cached);
+
+		if (cached && res_counter_is_ancestor(&cached->res, &top->res))
+			pages += READ_ONCE(stock->nr_kmem) +
+				 (kmem ? 0 : READ_ONCE(stock->nr_pages));
+	}
+	local_irq_restore(flags);
+	return pages;
 }
 
-unsigned long memcg_stock_pages_subtree(struct mem_cgroup *top)
+/* stock_pages - memcg's stocked pages on all CPUs: kernel ones, and user
+ * ones too if all. Compares pointers only (see the top of this file). */
+static unsigned long stock_pages(struct mem_cgroup *memcg, bool all)
 {
 	unsigned long pages = 0;
 
 	for (unsigned int cpu = 0; cpu < nr_cpus; cpu++) {
 		struct memcg_stock_pcp *stock = &memcg_stock[cpu];
-		struct mem_cgroup *cached = READ_ONCE(stock->cached);
 
-		/* A stock names no freed domain (see the top of this file). */
-		if (cached && res_counter_is_ancestor(&cached->res, &top->res))
+		if (READ_ONCE(stock->cached) != memcg)
+			continue;
+		pages += READ_ONCE(stock->nr_kmem);
+		if (all)
 			pages += READ_ONCE(stock->nr_pages);
 	}
 	return pages;
@@ -128,15 +182,12 @@ unsigned long memcg_stock_pages_subtree(struct mem_cgroup *top)
 
 unsigned long memcg_stock_pages(struct mem_cgroup *memcg)
 {
-	unsigned long pages = 0;
+	return stock_pages(memcg, true);
+}
 
-	for (unsigned int cpu = 0; cpu < nr_cpus; cpu++) {
-		struct memcg_stock_pcp *stock = &memcg_stock[cpu];
-
-		if (READ_ONCE(stock->cached) == memcg)
-			pages += READ_ONCE(stock->nr_pages);
-	}
-	return pages;
+unsigned long memcg_stock_kmem_pages(struct mem_cgroup *memcg)
+{
+	return stock_pages(memcg, false);
 }
 
 void memcg_stock_set_enabled(bool on)
@@ -144,4 +195,11 @@ void memcg_stock_set_enabled(bool on)
 	WRITE_ONCE(memcg_stock_enabled, on);
 	if (!on)
 		drain_all_stock(NULL);
+}
+
+void memcg_stock_set_kmem(bool on)
+{
+	WRITE_ONCE(memcg_stock_kmem, on);
+	WRITE_ONCE(stock_kmem_high, on ? STOCK_KMEM_HIGH : 0);
+	drain_all_stock(NULL);
 }

@@ -1,19 +1,32 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * mm/memcg/stock.h - the per-CPU charge stock (Linux 2012: memcg_stock_pcp in
- * mm/memcg/memcontrol.c).
+ * mm/memcg/stock.h - the per-CPU charge stock (Linux 2012: memcg_stock_pcp
+ * in mm/memcontrol.c; the kmem part follows later Linux's obj_stock).
  *
- * Charging a res counter takes a lock on it and on each of its ancestors:
- * on a busy domain, every CPU would fight for the same locks. So each CPU
- * charges a batch of CHARGE_BATCH pages at once and keeps what it did not
- * need in its stock: pages already charged to one domain (the cached one),
- * not yet used. The next charges for that domain on this CPU take pages
- * from the stock, touching no shared data.
+ * Charging the shared counters on every page would make every CPU write
+ * the same cache lines. So a CPU charges a batch of CHARGE_BATCH pages at
+ * once and keeps what it did not need in its stock, for one domain (the
+ * cached one). Later charges for that domain on this CPU take pages from
+ * the stock and write only this CPU's data.
  *
- * Stocked pages count in the domain's res usage (res usage = user + kmem
- * + stocked, SPEC 5.3), so they must be given back - drained - when the
- * domain is removed, when its limit is lowered, and when a charge fails
- * (another CPU's stock may be what fills the limit).
+ * A stock holds two kinds of charge:
+ *   nr_pages  charged to res only: served to user pages;
+ *   nr_kmem   charged to res and to kmem: served to kernel pages. Each of
+ *             these also holds one reference on the domain, as the page
+ *             it is handed to will (mm/memcg/memcontrol.h, refcnt).
+ * A kernel page freed on a CPU whose stock caches its domain gives its
+ * charge back to the stock, not to the counters, as long as the stock
+ * then holds at most STOCK_KMEM_HIGH kernel pages.
+ *
+ * So the counters include what the stocks hold (SPEC 5.3):
+ *   kmem usage = kernel pages owned + nr_kmem stocked on all CPUs
+ *   res usage  = user pages + kmem usage + nr_pages stocked
+ * Stocked charge is given back - drained - when the domain is removed,
+ * when a limit is lowered, before a usage figure is shown, and when a
+ * charge fails that the stocked pages could make fit.
+ *
+ * Which rule keeps a domain named by a stock alive, for each reader, is
+ * said at the top of mm/memcg/stock.c.
  */
 #ifndef MM_STOCK_H
 #define MM_STOCK_H
@@ -25,72 +38,132 @@
 struct mem_cgroup;
 
 #define CHARGE_BATCH 32U  /* pages charged at once to fill a stock */
+/* The most kernel pages a stock takes back from freed pages. */
+#define STOCK_KMEM_HIGH (2 * CHARGE_BATCH)
 
 struct memcg_stock_pcp {
-	struct mem_cgroup *cached;  /* the domain the pages are charged to;
-				     * never the root */
-	unsigned int nr_pages;      /* charged, not yet used */
+	struct mem_cgroup *cached;  /* the domain charged; never the root */
+	unsigned int nr_pages;      /* charged to res only */
+	unsigned int nr_kmem;       /* charged to res and kmem */
 } __cacheline_aligned;
 
-/* One per CPU, indexed by smp_processor_id(); each used with interrupts
- * off by its own CPU only (a drain on another CPU's behalf is an IPI). */
+/* One per CPU, indexed by smp_processor_id(); each written with
+ * interrupts off by its own CPU only (a drain for another CPU is an
+ * IPI that runs on the stock's CPU). */
 extern struct memcg_stock_pcp memcg_stock[NR_CPUS];
 
 /* Stocks in use (the default). Off, every charge goes to the counters, for
  * the page_order0_nostock benchmark: memcg_stock_set_enabled(). */
 extern bool memcg_stock_enabled;
 
-/**
- * consume_stock - try to consume stocked charge on this CPU.
- * @memcg:    the domain to charge
- * @nr_pages: how many pages to charge
- *
- * The charge is served only if @memcg matches this CPU's cached domain and
- * at least @nr_pages are in the stock. Failure to service an allocation
- * will refill the stock (the caller charges a batch and refill_stock()s
- * the surplus).
- *
- * Returns true if successful, false otherwise.
- */
-bool consume_stock(struct mem_cgroup *memcg, unsigned int nr_pages);
+/* Kernel pages stocked too (the default). Off, the kernel-memory charge
+ * is made page by page on the kmem counter, with a reference per page, as
+ * in the 2012 series: kept for the charge_smp_oldkmem benchmark and the
+ * host benchmark's comparison (memcg_stock_set_kmem). */
+extern bool memcg_stock_kmem;
+
+/* The most kernel pages a stock keeps when they come back from freed
+ * pages: STOCK_KMEM_HIGH, or 0 while kernel pages are not stocked. */
+extern unsigned int stock_kmem_high;
 
 /**
- * refill_stock - keep nr_pages charged to memcg in this CPU's stock.
+ * consume_stock - serve a charge from this CPU's stock, if it can.
+ * @memcg:    the domain to charge
+ * @nr_pages: how many pages
+ * @kmem:     a kernel charge (res and kmem) rather than a user one (res)
+ *
+ * Only this CPU's stock is looked at, and only if it is stocked for
+ * @memcg with @nr_pages or more of the kind asked for. Nothing shared is
+ * written. When the stock cannot serve, the caller charges the counters,
+ * usually a whole batch, and hands the surplus to refill_stock().
+ *
+ * Returns true if the pages were taken from the stock.
+ */
+bool consume_stock(struct mem_cgroup *memcg, unsigned int nr_pages,
+		   bool kmem);
+
+/* __consume_stock - consume_stock with interrupts already off. */
+static inline bool __consume_stock(struct memcg_stock_pcp *stock,
+				   struct mem_cgroup *memcg,
+				   unsigned int nr_pages, bool kmem)
+{
+	unsigned int *pool = kmem ? &stock->nr_kmem : &stock->nr_pages;
+
+	if (stock->cached != memcg || *pool < nr_pages)
+		return false;
+	*pool -= nr_pages;
+	return true;
+}
+
+/**
+ * refill_stock - keep charge for memcg in this CPU's stock.
  * @memcg:    the domain the pages are charged to
  * @nr_pages: how many
+ * @kmem:     charged to kmem too (each with a reference on @memcg)
  *
- * If the stock holds another domain's pages, they are drained (uncharged)
- * first. A dying domain is not stocked: its pages are uncharged at once,
- * since nothing would ever drain them again.
+ * If the stock holds another domain's charge, that is drained first. A
+ * dying domain is never stocked: its charge is given back at once, since
+ * no drain would come for it again.
  */
-void refill_stock(struct mem_cgroup *memcg, unsigned int nr_pages);
+void refill_stock(struct mem_cgroup *memcg, unsigned int nr_pages, bool kmem);
 
 /**
- * drain_all_stock - give back the stocked pages of memcg's subtree on
+ * stock_return_kmem - a kernel page of memcg was freed: put its charge in
+ * this CPU's stock, if the stock caches memcg and has room for it.
+ * @memcg:    the page's domain
+ * @nr_pages: its pages
+ *
+ * The stock keeps at most stock_kmem_high kernel pages; past that, and
+ * when it caches another domain, nothing changes and false is returned:
+ * the caller uncharges the counters.
+ */
+bool stock_return_kmem(struct mem_cgroup *memcg, unsigned int nr_pages);
+
+/* __stock_return_kmem - stock_return_kmem with interrupts already off.
+ * A stock that still caches memcg has not been drained for rmdir yet (a
+ * drain forgets the domain), so memcg may be stocked here. */
+static inline bool __stock_return_kmem(struct memcg_stock_pcp *stock,
+				       struct mem_cgroup *memcg,
+				       unsigned int nr_pages)
+{
+	if (stock->cached != memcg ||
+	    stock->nr_kmem + nr_pages > READ_ONCE(stock_kmem_high))
+		return false;
+	stock->nr_kmem += nr_pages;
+	return true;
+}
+
+/**
+ * drain_all_stock - give back the stocked charge of memcg's subtree on
  * every CPU.
  * @memcg: the subtree (a stock counts if its domain's res counter is
  *         charged to @memcg's), or NULL for every stock
  *
- * Runs drain_local_stock on every CPU (smp_call_function_all) and waits:
- * not from interrupt context.
+ * Runs on every CPU by IPI (smp_call_function_all) and waits for them:
+ * not from interrupt context, nor with interrupts off.
  */
 void drain_all_stock(struct mem_cgroup *memcg);
 
-/* memcg_stocks_hold_any - does some CPU's stock hold pages at all? A
- * racy peek, to spare an IPI to every CPU when nothing is stocked. */
-bool memcg_stocks_hold_any(void);
+/*
+ * memcg_stock_pages_subtree - pages stocked on all CPUs for top's subtree
+ * (those drain_all_stock(top) would give back): kernel ones only if kmem,
+ * else both kinds (both are charged to res). A snapshot, to decide
+ * whether draining could make a refused charge fit.
+ */
+unsigned long memcg_stock_pages_subtree(struct mem_cgroup *top, bool kmem);
 
-/* memcg_stock_pages_subtree - pages stocked on all CPUs for top's
- * subtree (the stocks drain_all_stock(top) would drain): a racy peek, to
- * decide whether draining could make a refused charge fit. */
-unsigned long memcg_stock_pages_subtree(struct mem_cgroup *top);
-
-/* memcg_stock_pages - pages stocked for memcg itself, on all CPUs (a
- * snapshot, for memory.stat's stock). */
+/* memcg_stock_pages - pages stocked for memcg itself on all CPUs, both
+ * kinds; memcg_stock_kmem_pages - the kernel ones alone. Snapshots, for
+ * memory.stat and check. */
 unsigned long memcg_stock_pages(struct mem_cgroup *memcg);
+unsigned long memcg_stock_kmem_pages(struct mem_cgroup *memcg);
 
 /* memcg_stock_set_enabled - switch the stocks on or off (draining them
  * all when switched off). */
 void memcg_stock_set_enabled(bool on);
+
+/* memcg_stock_set_kmem - stock kernel charges (true) or charge the kmem
+ * counter per page, as in 2012 (false); drains every stock. */
+void memcg_stock_set_kmem(bool on);
 
 #endif

@@ -72,8 +72,10 @@ static void test_config1_not_accounted(void **state)
 	assert_check_ok();
 }
 
-/* A page, then a stack: the first charge fills the stock with a batch,
- * the stack is served from it. */
+/* A page, then a stack: the first charge fills the stock with a batch of
+ * both counters, the stack is served from it, and the freed pages give
+ * their charge back to it (SPEC 5.3: kmem usage = pages owned + kmem
+ * stocked). */
 static void test_charge_and_stock(void **state)
 {
 	struct page *p0, *p2;
@@ -83,29 +85,36 @@ static void test_charge_and_stock(void **state)
 	assert_non_null(p0);
 	assert_true(p0->flags & PG_kmemcg);
 	assert_ptr_equal(p0->memcg, A);
-	assert_int_equal(usage(&A->kmem), 4096);
+	assert_int_equal(usage(&A->kmem), CHARGE_BATCH * 4096);
 	assert_int_equal(usage(&A->res), CHARGE_BATCH * 4096);
 	assert_int_equal(stock_of(A), CHARGE_BATCH - 1);
+	assert_int_equal(memcg_stock_kmem_pages(A), CHARGE_BATCH - 1);
 	assert_check_ok();
 
 	p2 = alloc_pages(THREADINFO_GFP_ACCOUNTED, ORDER_STACK);
 	assert_non_null(p2);
 	assert_ptr_equal(p2->memcg, A);
-	assert_int_equal(usage(&A->kmem), 4096 + STACK_BYTES);
-	assert_int_equal(usage(&A->res), CHARGE_BATCH * 4096);  /* stock hit */
+	assert_int_equal(usage(&A->kmem), CHARGE_BATCH * 4096); /* stock hit */
+	assert_int_equal(usage(&A->res), CHARGE_BATCH * 4096);
 	assert_int_equal(stock_of(A), CHARGE_BATCH - 5);
 	assert_check_ok();
 
 	free_accounted_pages(p0, 0);
 	free_accounted_pages(p2, ORDER_STACK);
-	assert_int_equal(usage(&A->kmem), 0);
-	assert_int_equal(usage(&A->res), (CHARGE_BATCH - 5) * 4096);
+	assert_false(p0->flags & PG_kmemcg);
+	assert_null(p0->memcg);
+	assert_int_equal(stock_of(A), CHARGE_BATCH);   /* back in the stock */
+	assert_int_equal(usage(&A->kmem), CHARGE_BATCH * 4096);
 	assert_check_ok();
-	drain_all_stock(A);
+	/* A usage read gives the stock back first: it shows pages. */
+	assert_int_equal(test_read_u64("/cgroup/A/memory.kmem.usage_in_bytes"),
+			 0);
 	assert_int_equal(usage(&A->res), 0);
+	assert_int_equal(stock_of(A), 0);
 }
 
-/* Another domain on the same CPU: its batch drains A's stock first. */
+/* Another domain on the same CPU: its batch drains A's stock first, and a
+ * page of A freed there goes to the counters, not to B's stock. */
 static void test_stock_other_domain(void **state)
 {
 	struct page *pa, *pb;
@@ -116,11 +125,37 @@ static void test_stock_other_domain(void **state)
 	host_set_current(tb);
 	pb = alloc_pages(GFP_ACCOUNT, 0);
 	assert_int_equal(usage(&A->res), 4096);
+	assert_int_equal(usage(&A->kmem), 4096);
 	assert_int_equal(stock_of(A), 0);
 	assert_int_equal(stock_of(B), CHARGE_BATCH - 1);
 	assert_check_ok();
 	free_accounted_pages(pa, 0);
+	assert_int_equal(usage(&A->kmem), 0);
+	assert_int_equal(usage(&A->res), 0);
 	free_accounted_pages(pb, 0);
+	assert_int_equal(stock_of(B), CHARGE_BATCH);
+}
+
+/* Freed pages fill the stock up to STOCK_KMEM_HIGH; past it, they go to
+ * the counters. */
+static void test_stock_high(void **state)
+{
+	struct page *pages[3 * CHARGE_BATCH];
+
+	test_write("/cgroup/A/memory.kmem.limit_in_bytes", "1M", 0);
+	for (unsigned int i = 0; i < 3 * CHARGE_BATCH; i++)
+		pages[i] = alloc_pages(GFP_ACCOUNT, 0);
+	assert_int_equal(usage(&A->kmem), 3 * CHARGE_BATCH * 4096);
+	assert_int_equal(stock_of(A), 0);
+	for (unsigned int i = 0; i < STOCK_KMEM_HIGH; i++)
+		free_accounted_pages(pages[i], 0);
+	assert_int_equal(stock_of(A), STOCK_KMEM_HIGH);
+	free_accounted_pages(pages[STOCK_KMEM_HIGH], 0);
+	assert_int_equal(stock_of(A), STOCK_KMEM_HIGH);
+	assert_int_equal(usage(&A->kmem), (3 * CHARGE_BATCH - 1) * 4096);
+	assert_check_ok();
+	for (unsigned int i = STOCK_KMEM_HIGH + 1; i < 3 * CHARGE_BATCH; i++)
+		free_accounted_pages(pages[i], 0);
 }
 
 /* Configuration 2: kmem 256K, no user limit: 16 stacks, and the 17th is
@@ -145,6 +180,7 @@ static void test_config2_kmem_limit(void **state)
 	assert_check_ok();
 	for (int i = 0; i < 16; i++)
 		free_accounted_pages(stacks[i], ORDER_STACK);
+	drain_all_stock(A);
 	assert_int_equal(usage(&A->kmem), 0);
 }
 
@@ -212,11 +248,9 @@ static void test_not_charged(void **state)
 
 	host_set_current(sys);
 	assert_int_equal(mem_cgroup_move_task(sys, A), -EINVAL);
-	sys->memcg = A;  /* even if it were in A */
 	page = alloc_pages(GFP_ACCOUNT, 0);
 	assert_false(page->flags & PG_kmemcg);
 	free_accounted_pages(page, 0);
-	sys->memcg = root_mem_cgroup;
 
 	host_set_current(NULL);
 	page = alloc_pages(GFP_ACCOUNT, 0);
@@ -253,7 +287,8 @@ static void test_handle_survives_move(void **state)
 	page = alloc_pages(GFP_KERNEL, ORDER_STACK);  /* "take the pages" */
 	memcg_kmem_commit_page(page, handle, ORDER_STACK);
 	assert_ptr_equal(page->memcg, A);
-	assert_int_equal(usage(&A->kmem), STACK_BYTES);
+	assert_int_equal(usage(&A->kmem),
+			 STACK_BYTES + memcg_stock_kmem_pages(A) * 4096);
 	assert_int_equal(usage(&B->kmem), 0);
 	assert_check_ok();
 
@@ -266,7 +301,9 @@ static void test_handle_survives_move(void **state)
 	assert_int_equal(mem_cgroup_move_task(ta, A), 0);
 }
 
-/* The allocation fails after the charge: commit_page gives it back. */
+/* The allocation fails after the charge: commit_page gives it back, to
+ * the stock. A reference per kernel page charged, owned or stocked, taken
+ * and dropped in batches: the drain gives back the last of them. */
 static void test_commit_null(void **state)
 {
 	struct mem_cgroup *handle;
@@ -275,12 +312,17 @@ static void test_commit_null(void **state)
 	test_write("/cgroup/A/memory.kmem.limit_in_bytes", "1M", 0);
 	refs = A->refcnt;
 	assert_true(memcg_kmem_new_page(GFP_ACCOUNT, &handle, 1));
-	assert_int_equal(A->refcnt, refs + 1);
-	assert_int_equal(usage(&A->kmem), 8192);
+	assert_ptr_equal(handle, A);
+	assert_int_equal(A->refcnt, refs + CHARGE_BATCH);
+	assert_int_equal(usage(&A->kmem), CHARGE_BATCH * 4096);
+	assert_int_equal(memcg_stock_kmem_pages(A), CHARGE_BATCH - 2);
 	memcg_kmem_commit_page(NULL, handle, 1);
+	assert_int_equal(memcg_stock_kmem_pages(A), CHARGE_BATCH);
+	assert_int_equal(A->refcnt, refs + CHARGE_BATCH);
+	drain_all_stock(A);
 	assert_int_equal(usage(&A->kmem), 0);
+	assert_int_equal(usage(&A->res), 0);
 	assert_int_equal(A->refcnt, refs);
-	assert_int_equal(usage(&A->res), stock_of(A) * 4096);
 }
 
 /* Stocks on several CPUs; a charge that fails drains the others. */
@@ -292,14 +334,14 @@ static void test_stock_drained_on_failure(void **state)
 	test_write("/cgroup/A/memory.limit_in_bytes", "132K", 0); /* 33 pages */
 	host_set_cpu(1);
 	p1 = alloc_pages(GFP_ACCOUNT, 0);           /* batch: 31 stocked */
-	assert_int_equal(memcg_stock[1].nr_pages, CHARGE_BATCH - 1);
+	assert_int_equal(memcg_stock[1].nr_kmem, CHARGE_BATCH - 1);
 	host_set_cpu(0);
 	p0 = alloc_pages(GFP_ACCOUNT, 0);           /* exact: 33 pages */
 	assert_non_null(p0);
 	assert_int_equal(usage(&A->res), 33 * 4096);
 	p0b = alloc_pages(GFP_ACCOUNT, ORDER_STACK); /* needs CPU 1's stock */
 	assert_non_null(p0b);
-	assert_int_equal(memcg_stock[1].nr_pages, 0);
+	assert_int_equal(memcg_stock[1].nr_kmem, 0);
 	assert_true(usage(&A->res) <= 33 * 4096);
 	assert_int_equal(test_read_u64("/cgroup/A/memory.failcnt"), 1);
 	assert_check_ok();
@@ -359,6 +401,34 @@ static void test_kernel_stack_stat(void **state)
 	assert_int_equal(st.kernel_stack, 0);
 }
 
+/* set_active_memcg: a system task (the shell, for `run`) allocates on a
+ * domain's behalf; the charge goes to the active domain, and stops when
+ * it is set back. */
+static void test_active_memcg(void **state)
+{
+	struct task *sys = test_task(NULL);
+	struct mem_cgroup *old;
+	struct page *page;
+
+	test_write("/cgroup/A/memory.kmem.limit_in_bytes", "1M", 0);
+	sys->flags |= TASK_SYSTEM;
+	host_set_current(sys);
+	old = set_active_memcg(A);
+	assert_null(old);
+	page = alloc_pages(GFP_ACCOUNT, 0);
+	assert_ptr_equal(page->memcg, A);
+	set_active_memcg(old);
+	free_accounted_pages(page, 0);
+	page = alloc_pages(GFP_ACCOUNT, 0);
+	assert_false(page->flags & PG_kmemcg);
+	free_accounted_pages(page, 0);
+	host_set_current(ta);
+	sys->flags &= ~TASK_SYSTEM;
+	test_task_exit(sys);
+	drain_all_stock(A);
+	assert_int_equal(usage(&A->kmem), 0);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -367,6 +437,8 @@ int main(void)
 		T(test_config1_not_accounted),
 		T(test_charge_and_stock),
 		T(test_stock_other_domain),
+		T(test_stock_high),
+		T(test_active_memcg),
 		T(test_config2_kmem_limit),
 		T(test_config3_user_limit),
 		T(test_kmem_refusal_uncharges_res),

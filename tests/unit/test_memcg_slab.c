@@ -128,12 +128,12 @@ static void test_child_cache_per_domain(void **state)
 	/* The slab's page belongs to A: kmem usage is the slab, exactly. */
 	assert_true(virt_to_page(a1)->flags & PG_kmemcg);
 	assert_ptr_equal(virt_to_page(a1)->memcg, A);
-	assert_int_equal(usage(&A->kmem), PAGE_SIZE << ca->order);
+	assert_int_equal(owned_kmem(A), PAGE_SIZE << ca->order);
 
 	/* A second object of A shares the slab: no new charge. */
 	a2 = kmem_cache_alloc(acct, GFP_KERNEL);
 	assert_ptr_equal(virt_to_page(a2), virt_to_page(a1));
-	assert_int_equal(usage(&A->kmem), PAGE_SIZE << ca->order);
+	assert_int_equal(owned_kmem(A), PAGE_SIZE << ca->order);
 
 	/* B's object goes to B's child cache and a page charged to B. */
 	host_set_current(tb);
@@ -144,7 +144,7 @@ static void test_child_cache_per_domain(void **state)
 	assert_string_equal(cb->name, "acct(B)");
 	assert_ptr_not_equal(virt_to_page(b1), virt_to_page(a1));
 	assert_ptr_equal(virt_to_page(b1)->memcg, B);
-	assert_int_equal(usage(&B->kmem), PAGE_SIZE << cb->order);
+	assert_int_equal(owned_kmem(B), PAGE_SIZE << cb->order);
 	assert_check_ok();
 
 	/* Freed through the root cache (as callers do) or by kfree. */
@@ -152,8 +152,8 @@ static void test_child_cache_per_domain(void **state)
 	kfree(a2);
 	kmem_cache_free(acct, b1);
 	/* A child cache keeps no empty slab: the domains pay for nothing. */
-	assert_int_equal(usage(&A->kmem), 0);
-	assert_int_equal(usage(&B->kmem), 0);
+	assert_int_equal(owned_kmem(A), 0);
+	assert_int_equal(owned_kmem(B), 0);
 	assert_int_equal(ca->num_slabs, 0);
 	assert_ptr_equal(child_of(A, acct), ca);  /* the cache stays */
 	assert_check_ok();
@@ -191,7 +191,7 @@ static void test_not_accounted(void **state)
 	assert_int_equal(plain->active_objs, 1);
 	assert_null(child_of(A, acct));
 	assert_null(child_of(C, acct));
-	assert_int_equal(usage(&A->kmem), 0);
+	assert_int_equal(owned_kmem(A), 0);
 	assert_check_ok();
 
 	for (int i = 0; i < 6; i++)
@@ -218,10 +218,10 @@ static void test_kmalloc_account(void **state)
 	assert_ptr_equal(virt_to_page(p)->memcg, A);
 	assert_false(virt_to_page(q)->flags & PG_kmemcg);
 	assert_true(ksize(p) >= 100);
-	assert_int_equal(usage(&A->kmem), PAGE_SIZE << child->order);
+	assert_int_equal(owned_kmem(A), PAGE_SIZE << child->order);
 	kfree(p);
 	kfree(q);
-	assert_int_equal(usage(&A->kmem), 0);
+	assert_int_equal(owned_kmem(A), 0);
 }
 
 /* A kmem limit refuses objects once their slabs no longer fit: usage
@@ -242,12 +242,12 @@ static void test_limit_refuses_objects(void **state)
 	/* 16K is four slabs of one page: exactly 4 * num objects fit. */
 	assert_int_equal(ca->order, 0);
 	assert_int_equal(n, 4 * ca->num);
-	assert_int_equal(usage(&A->kmem), 16384);
+	assert_int_equal(owned_kmem(A), 16384);
 	assert_int_equal(test_read_u64("/cgroup/A/memory.kmem.failcnt"), 1);
 	assert_check_ok();
 	for (int i = 0; i < n; i++)
 		kmem_cache_free(acct, objs[i]);
-	assert_int_equal(usage(&A->kmem), 0);
+	assert_int_equal(owned_kmem(A), 0);
 }
 
 /* After a move, the task's new objects go to the new domain's child
@@ -265,7 +265,7 @@ static void test_move_between_domains(void **state)
 	kmem_cache_free(acct, a);
 	kmem_cache_free(acct, b);
 	assert_int_equal(mem_cgroup_move_task(ta, A), 0);
-	assert_int_equal(usage(&A->kmem) + usage(&B->kmem), 0);
+	assert_int_equal(owned_kmem(A) + owned_kmem(B), 0);
 }
 
 /* /proc/slabinfo: Linux's 2.1 header, and a line per cache with the
@@ -367,8 +367,8 @@ static void test_tmpfs_mkdir_loop(void **state)
 	}
 	assert_int_equal(ret, -ENOMEM);
 	assert_true(made > 16);
-	assert_true(usage(&A->kmem) <= 65536);
-	assert_true(usage(&A->kmem) > 65536 - 2 * 4096);
+	assert_true(owned_kmem(A) <= 65536);
+	assert_true(owned_kmem(A) > 65536 - 2 * 4096);
 	assert_true(test_read_u64("/cgroup/A/memory.kmem.failcnt") >= 1);
 	assert_check_ok();
 
@@ -387,7 +387,7 @@ static void test_tmpfs_mkdir_loop(void **state)
 	assert_int_equal(ctl_rmtree("/tmp/x", why), 0);
 	assert_int_equal(tmpfs_mkdir_at(cwd, "y"), -ENOENT);
 	tmpfs_put(cwd);
-	assert_int_equal(usage(&A->kmem), 0);
+	assert_int_equal(owned_kmem(A), 0);
 	assert_int_equal(host_ctl_list("/tmp", why, sizeof(why), NULL), 0);
 	assert_check_ok();
 }

@@ -101,33 +101,38 @@ static void test_exact_limit(void **state)
 	assert_int_equal(res_counter_margin(&c[3]), 4096);
 }
 
-static void test_try_charge_no_failcnt(void **state)
+static void test_charge_quiet_no_failcnt(void **state)
 {
 	struct res_counter *fail;
 
 	make_chain();
 	assert_int_equal(res_counter_set_limit(&c[1], 4096), 0);
-	assert_int_equal(res_counter_try_charge(&c[3], 8192, &fail), -ENOMEM);
+	assert_int_equal(res_counter_charge_quiet(&c[3], 8192, &fail), -ENOMEM);
 	assert_ptr_equal(fail, &c[1]);
 	assert_int_equal(c[1].failcnt, 0);
 	assert_int_equal(c[3].usage, 0);
-	assert_int_equal(res_counter_try_charge(&c[3], 4096, &fail), 0);
+	assert_int_equal(res_counter_charge_quiet(&c[3], 4096, &fail), 0);
 	assert_int_equal(c[0].usage, 4096);
 }
 
-static void test_nofail(void **state)
+/* A limit below the usage is refused (EBUSY) and changes nothing; at the
+ * usage it is taken, and then the next page is refused and counted. */
+static void test_limit_below_usage(void **state)
 {
 	struct res_counter *fail;
 
 	make_chain();
-	assert_int_equal(res_counter_set_limit(&c[2], 4096), 0);
-	assert_int_equal(res_counter_charge_nofail(&c[3], 8192, &fail),
-			 -ENOMEM);
+	assert_int_equal(res_counter_charge(&c[3], 3 * 4096, &fail), 0);
+	assert_int_equal(res_counter_set_limit(&c[2], 2 * 4096), -EBUSY);
+	assert_true(c[2].limit == RES_COUNTER_MAX);
+	assert_int_equal(res_counter_set_limit(&c[2], 3 * 4096), 0);
+	assert_int_equal(res_counter_charge(&c[3], 4096, &fail), -ENOMEM);
 	assert_ptr_equal(fail, &c[2]);
-	for (int i = 0; i < DEPTH; i++)
-		assert_int_equal(c[i].usage, 8192);
 	assert_int_equal(c[2].failcnt, 1);
-	res_counter_uncharge(&c[3], 8192);
+	assert_int_equal(c[3].usage, 3 * 4096);  /* rolled back */
+	assert_int_equal(c[2].max_usage, 3 * 4096);
+	res_counter_uncharge(&c[3], 3 * 4096);
+	assert_int_equal(res_counter_set_limit(&c[2], RES_COUNTER_MAX), 0);
 }
 
 static void test_set_limit_busy(void **state)
@@ -177,8 +182,8 @@ static void test_uncharge_until(void **state)
 
 /* --- many threads, one counter tree ------------------------------------- */
 
-/* More threads than CPUs would make ticket locks crawl (a waiter whose
- * turn it is may not be running): keep it to a few. */
+/* A few threads charging one lock-free tree at once: compare-and-swap
+ * retries, refusals and rollbacks race, and the sums must still add up. */
 #define THREADS 4
 #define ROUNDS 5000
 
@@ -231,8 +236,8 @@ int main(void)
 		cmocka_unit_test(test_charge_hierarchy),
 		cmocka_unit_test(test_rollback_every_level),
 		cmocka_unit_test(test_exact_limit),
-		cmocka_unit_test(test_try_charge_no_failcnt),
-		cmocka_unit_test(test_nofail),
+		cmocka_unit_test(test_charge_quiet_no_failcnt),
+		cmocka_unit_test(test_limit_below_usage),
 		cmocka_unit_test(test_set_limit_busy),
 		cmocka_unit_test(test_resets),
 		cmocka_unit_test(test_uncharge_until),

@@ -32,6 +32,15 @@ static int teardown(void **state)
 	return memcg_test_teardown(state);
 }
 
+/* stocks_hold_any - does some CPU's stock hold pages at all? */
+static bool stocks_hold_any(void)
+{
+	for (unsigned int cpu = 0; cpu < nr_cpus; cpu++)
+		if (memcg_stock[cpu].nr_pages || memcg_stock[cpu].nr_kmem)
+			return true;
+	return false;
+}
+
 /* charge - what the charge path does before refill_stock: charge res. */
 static void charge(struct mem_cgroup *memcg, unsigned int nr_pages)
 {
@@ -43,16 +52,16 @@ static void charge(struct mem_cgroup *memcg, unsigned int nr_pages)
 
 static void test_consume_refill(void **state)
 {
-	assert_false(consume_stock(A, 1));     /* empty */
+	assert_false(consume_stock(A, 1, false));     /* empty */
 	charge(A, 10);
-	refill_stock(A, 10);
+	refill_stock(A, 10, false);
 	assert_ptr_equal(memcg_stock[0].cached, A);
-	assert_true(consume_stock(A, 4));       /* multi-page */
+	assert_true(consume_stock(A, 4, false));       /* multi-page */
 	assert_int_equal(memcg_stock[0].nr_pages, 6);
-	assert_false(consume_stock(A, 7));      /* not enough */
-	assert_false(consume_stock(B, 1));      /* another domain */
-	assert_false(consume_stock(A, CHARGE_BATCH + 1));
-	assert_true(consume_stock(A, 6));
+	assert_false(consume_stock(A, 7, false));      /* not enough */
+	assert_false(consume_stock(B, 1, false));      /* another domain */
+	assert_false(consume_stock(A, CHARGE_BATCH + 1, false));
+	assert_true(consume_stock(A, 6, false));
 	assert_int_equal(memcg_stock[0].nr_pages, 0);
 	res_counter_uncharge(&A->res, 10 * 4096);
 }
@@ -60,9 +69,9 @@ static void test_consume_refill(void **state)
 static void test_refill_drains_previous(void **state)
 {
 	charge(A, 8);
-	refill_stock(A, 8);
+	refill_stock(A, 8, false);
 	charge(B, 3);
-	refill_stock(B, 3);
+	refill_stock(B, 3, false);
 	assert_ptr_equal(memcg_stock[0].cached, B);
 	assert_int_equal(memcg_stock[0].nr_pages, 3);
 	assert_int_equal(usage(&A->res), 0);   /* A's 8 went back */
@@ -74,15 +83,15 @@ static void test_per_cpu(void **state)
 {
 	host_set_cpu(1);
 	charge(A, 5);
-	refill_stock(A, 5);
+	refill_stock(A, 5, false);
 	host_set_cpu(2);
 	charge(B, 7);
-	refill_stock(B, 7);
+	refill_stock(B, 7, false);
 	host_set_cpu(0);
-	assert_false(consume_stock(A, 1));     /* CPU 0 has none */
+	assert_false(consume_stock(A, 1, false));     /* CPU 0 has none */
 	assert_int_equal(memcg_stock_pages(A), 5);
 	assert_int_equal(memcg_stock_pages(B), 7);
-	assert_true(memcg_stocks_hold_any());
+	assert_true(stocks_hold_any());
 	assert_check_ok();
 
 	drain_all_stock(A);                     /* only A's */
@@ -92,7 +101,7 @@ static void test_per_cpu(void **state)
 	assert_int_equal(usage(&A->res), 0);
 	drain_all_stock(NULL);
 	assert_int_equal(usage(&B->res), 0);
-	assert_false(memcg_stocks_hold_any());
+	assert_false(stocks_hold_any());
 }
 
 /* Draining a domain drains its subtree (with use_hierarchy). */
@@ -104,10 +113,10 @@ static void test_drain_subtree(void **state)
 	c = test_mkdir("/cgroup/A/C");
 	host_set_cpu(1);
 	charge(c, 4);
-	refill_stock(c, 4);
+	refill_stock(c, 4, false);
 	host_set_cpu(2);
 	charge(B, 4);
-	refill_stock(B, 4);
+	refill_stock(B, 4, false);
 	host_set_cpu(0);
 	assert_int_equal(usage(&A->res), 4 * 4096);
 	drain_all_stock(A);
@@ -124,12 +133,12 @@ static void test_dying_not_stocked(void **state)
 	struct mem_cgroup *d = test_mkdir("/cgroup/D");
 
 	charge(d, 5);
-	refill_stock(d, 5);
+	refill_stock(d, 5, false);
 	mem_cgroup_get(d);          /* a charge in flight holds one */
 	test_rmdir("/cgroup/D", 0); /* drains */
 	assert_int_equal(usage(&d->res), 0);
 	charge(d, 3);
-	refill_stock(d, 3);         /* late: uncharged at once */
+	refill_stock(d, 3, false);         /* late: uncharged at once */
 	assert_int_equal(usage(&d->res), 0);
 	assert_int_equal(memcg_stock_pages(d), 0);
 	assert_int_equal(mem_cgroup_nr_dying(), 1);
@@ -208,7 +217,7 @@ static void test_drain_only_if_it_helps(void **state)
 	assert_int_equal(mem_cgroup_try_charge(A, GFP_KERNEL, 1, &over), 0);
 	host_set_cpu(2);
 	charge(B, 4);
-	refill_stock(B, 4);
+	refill_stock(B, 4, false);
 	host_set_cpu(0);
 	assert_int_equal(mem_cgroup_try_charge(A, GFP_KERNEL, 16, &over), 0);
 	assert_int_equal(drains, 1);
@@ -220,14 +229,14 @@ static void test_drain_only_if_it_helps(void **state)
 
 	/* At the limit with nothing of A's stocked: refused, no drain -
 	 * B's stock on CPU 2 is no reason to interrupt every CPU. */
-	assert_true(consume_stock(A, 16));
+	assert_true(consume_stock(A, 16, false));
 	charge(A, 7);
 	for (int i = 0; i < 100; i++)
 		assert_int_equal(mem_cgroup_try_charge(A, GFP_KERNEL, 4, &over),
 				 -ENOMEM);
 	assert_int_equal(drains, 1);
-	assert_int_equal(memcg_stock_pages_subtree(A), 0);
-	assert_int_equal(memcg_stock_pages_subtree(B), 4);
+	assert_int_equal(memcg_stock_pages_subtree(A, false), 0);
+	assert_int_equal(memcg_stock_pages_subtree(B, false), 4);
 
 	host_call_function_hook = NULL;
 	mem_cgroup_uncharge(A, 40);
