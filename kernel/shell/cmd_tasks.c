@@ -245,7 +245,7 @@ SHELL_COMMAND(kill, "kill PID",
 static int cmd_wait(int argc, char **argv)
 {
 	struct task *task;
-	long pid;
+	long pid = 0;  /* set by parse_pid; clang-tidy cannot see it */
 	int ret;
 
 	if (argc != 2)

@@ -14,8 +14,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "arch/x86_64/drivers/usb/hid_kbd.c"
-#include "arch/x86_64/drivers/usb/xhci_ring.c"
+#include "arch/x86_64/drivers/usb/hid_kbd.c"  /* NOLINT(bugprone-suspicious-include) */
+#include "arch/x86_64/drivers/usb/xhci_ring.c"  /* NOLINT(bugprone-suspicious-include) */
 
 /* --- HID boot keyboard ----------------------------------------------------- */
 
