@@ -24,7 +24,13 @@ static bool may_use_reserve(gfp_t gfp)
 		return true;
 	if (in_interrupt())
 		return true;
-	return !task || (task->flags & TASK_SYSTEM);
+	/*
+	 * A system task that allocates for a domain (the shell's `run`
+	 * creating a task there, under set_active_memcg) is not using the
+	 * memory for the system: the reserve is not its to take.
+	 */
+	return !task ||
+	       ((task->flags & TASK_SYSTEM) && !READ_ONCE(task->active_memcg));
 }
 
 bool __zone_watermark_ok(gfp_t gfp, unsigned int order)

@@ -442,12 +442,19 @@ int memcg_update_kmem_limit(struct mem_cgroup *memcg, int64_t limit)
 
 	if (mem_cgroup_is_root(memcg))
 		return -EINVAL;
+	/*
+	 * drain_all_stock() calls every CPU and waits for them, so it never
+	 * runs under the tree lock (a CPU spinning on that lock with
+	 * interrupts off would never answer): the lock is dropped around it.
+	 */
 	memcg_tree_lock();
 	ret = res_counter_set_limit(&memcg->kmem, limit);
 	if (ret == -EBUSY && memcg_stock_pages_subtree(memcg, true)) {
 		/* Kernel charge idle in stocks is given back first: only the
 		 * pages the subtree really owns make a limit "below usage". */
+		memcg_tree_unlock();
 		drain_all_stock(memcg);
+		memcg_tree_lock();
 		ret = res_counter_set_limit(&memcg->kmem, limit);
 	}
 	if (ret == 0) {
@@ -463,13 +470,13 @@ int memcg_update_kmem_limit(struct mem_cgroup *memcg, int64_t limit)
 					   __ATOMIC_RELAXED);
 		}
 		memcg_propagate_kmem(memcg);
-		/* The hooks serve a stock hit without asking whether the
-		 * domain is accounted: a subtree that may have stopped being
-		 * accounted loses its stocked kernel charge here. */
-		if (limit == RES_COUNTER_MAX)
-			drain_all_stock(memcg);
 	}
 	memcg_tree_unlock();
+	/* The hooks serve a stock hit without asking whether the domain is
+	 * accounted: a subtree that may have stopped being accounted loses
+	 * its stocked kernel charge here (after the unlock, as above). */
+	if (ret == 0 && limit == RES_COUNTER_MAX)
+		drain_all_stock(memcg);
 	/* The first kmem limit of this domain switches the hooks on; the
 	 * reference is dropped when the domain is freed. */
 	if (activate)
