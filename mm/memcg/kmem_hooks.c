@@ -84,10 +84,9 @@ int __memcg_kmem_new_page_slow(gfp_t gfp, int order, struct mem_cgroup *memcg,
 	 * the domain alive while the counters are charged. */
 	mem_cgroup_get_many(memcg, nr_pages);
 	local_irq_restore(flags);
-	if (memcg_charge_kmem_counters(memcg, gfp, nr_pages) == 0)
-		return 0;
-	mem_cgroup_put_many(memcg, nr_pages);
-	return -ENOMEM;  /* over a limit: the allocation fails */
+	/* 0, or -ENOMEM (over a limit: the allocation fails; the
+	 * references are dropped). */
+	return memcg_charge_kmem_counters(memcg, gfp, nr_pages);
 }
 
 void __memcg_kmem_cancel_page(struct mem_cgroup *handle, int order)

@@ -19,16 +19,21 @@
  *         __memcg_kmem_new_page_slow()                        mm/memcg/kmem_hooks.c
  *           not accounted: done; else mem_cgroup_get_many(memcg, n)
  *           memcg_charge_kmem_counters(memcg, gfp, n)         here
- *             batch: res_counter_charge_quiet(res, 32 pages)  mm/memcg/res_counter.c
- *                    res_counter_charge_quiet(kmem, 32 pages)
- *                    mem_cgroup_get_many(memcg, 32 - n)       mm/memcg/memcontrol.h
- *                    refill_stock(memcg, 32 - n, kmem)        mm/memcg/stock.c
- *             else exact: res_counter_charge_quiet(res, n pages), or if
- *                         that does not fit, mem_cgroup_try_charge   (res)
- *                           consume_stock(memcg, n, res)      mm/memcg/stock.c
- *                           mem_cgroup_do_charge: batch, exact; drain; reclaim
- *                         charge_kmem_exact(memcg, n)         here (kmem)
- *                           res_counter_charge(kmem); drain and retry once
+ *             stock on: charge_kmem_batch(memcg, gfp, n)      here
+ *               res_counter_charge_two(res, kmem, 32 pages)   mm/memcg/res_counter.c
+ *               mem_cgroup_get_many(memcg, 32 - n)            mm/memcg/memcontrol.h
+ *               refill_stock(memcg, 32 - n, kmem)             mm/memcg/stock.c
+ *               (the batch does not fit: charge_kmem_pages)
+ *             else charge_kmem_pages(memcg, gfp, n)           here
+ *               res_counter_charge_two(res, kmem, n pages)    mm/memcg/res_counter.c
+ *               a counter refused: charge_kmem_refused_put()  here
+ *                 charge_kmem_refused(): (refused: put the refs)
+ *                 res_counter_charge_quiet(res, n pages), or if
+ *                 that does not fit, mem_cgroup_try_charge    (res)
+ *                   consume_stock(memcg, n, res)              mm/memcg/stock.c
+ *                   mem_cgroup_do_charge: batch, exact; drain; reclaim
+ *                 charge_kmem_exact(memcg, n)                 here (kmem)
+ *                   res_counter_charge(kmem); drain and retry once
  *       <take the pages from the per-CPU list or the free lists>
  *       memcg_kmem_commit_page(page, handle, order)           mm/memcg/kmem_hooks.h
  *         page->memcg = handle, PG_kmemcg; or, no page: memcg_uncharge_kmem
@@ -38,7 +43,8 @@
  *       irqs off: this CPU's stock caches memcg and holds at most
  *       64 kernel pages after: the charge goes back to it, done
  *       else memcg_uncharge_kmem_counters(memcg, n)           here
- *         res_counter_uncharge(kmem), (res), mem_cgroup_put_many
+ *         res_counter_uncharge_two(kmem, res)                 mm/memcg/res_counter.c
+ *         memcg_oom_recover, mem_cgroup_put_many
  *     __free_pages: the page's fields reset (PG_kmemcg and page->memcg
  *     too), the pages back to the per-CPU list or the free lists
  *
@@ -199,29 +205,20 @@ static int charge_kmem_exact(struct mem_cgroup *memcg, gfp_t gfp,
 	return res_counter_charge(&memcg->kmem, bytes, &fail);
 }
 
-int memcg_charge_kmem_counters(struct mem_cgroup *memcg, gfp_t gfp,
-			       unsigned int nr_pages)
+/*
+ * charge_kmem_refused - the exact charge did not fit at once: make it
+ * again the long way, as 2012 did. res straight to the counter if it
+ * fits, else through mem_cgroup_try_charge (its stock, draining, reclaim,
+ * and a refusal counted); then kmem (charge_kmem_exact: draining, and a
+ * refusal counted); res given back if kmem refuses.
+ */
+static __attribute__((noinline)) int
+charge_kmem_refused(struct mem_cgroup *memcg, gfp_t gfp,
+		    unsigned int nr_pages)
 {
-	int64_t batch = (int64_t)CHARGE_BATCH * PAGE_SIZE;
 	struct res_counter *fail;
 	int ret;
 
-	/* A batch for both counters, the surplus to this CPU's stock with
-	 * a reference for each of its pages. */
-	if (READ_ONCE(memcg_stock_enabled) && READ_ONCE(memcg_stock_kmem) &&
-	    nr_pages < CHARGE_BATCH &&
-	    res_counter_charge_quiet(&memcg->res, batch, &fail) == 0) {
-		if (res_counter_charge_quiet(&memcg->kmem, batch, &fail) == 0) {
-			mem_cgroup_get_many(memcg, CHARGE_BATCH - nr_pages);
-			refill_stock(memcg, CHARGE_BATCH - nr_pages, true);
-			return 0;
-		}
-		res_counter_uncharge(&memcg->res, batch);
-	}
-
-	/* Exactly nr_pages: res straight to the counter if it fits, else
-	 * through mem_cgroup_try_charge (its stock, draining, reclaim, and a
-	 * refusal counted); then kmem. */
 	if (res_counter_charge_quiet(&memcg->res,
 				     (int64_t)nr_pages * PAGE_SIZE, &fail)) {
 		ret = mem_cgroup_try_charge(memcg, gfp, nr_pages, NULL);
@@ -234,6 +231,63 @@ int memcg_charge_kmem_counters(struct mem_cgroup *memcg, gfp_t gfp,
 	return ret;
 }
 
+/*
+ * charge_kmem_refused_put - charge_kmem_refused, and if that refuses too,
+ * the references the caller took for the pages are dropped: the charge
+ * has failed.
+ */
+static __attribute__((noinline)) int
+charge_kmem_refused_put(struct mem_cgroup *memcg, gfp_t gfp,
+			unsigned int nr_pages)
+{
+	if (charge_kmem_refused(memcg, gfp, nr_pages) == 0)
+		return 0;
+	mem_cgroup_put_many(memcg, nr_pages);
+	return -ENOMEM;
+}
+
+/*
+ * charge_kmem_pages - exactly nr_pages to res and kmem, in one call to
+ * the counters: the common case with no stock, or a batch that did not
+ * fit. If a counter refuses, charge_kmem_refused (and on a refusal there
+ * too, the pages' references are dropped).
+ */
+static __attribute__((noinline)) int
+charge_kmem_pages(struct mem_cgroup *memcg, gfp_t gfp, unsigned int nr_pages)
+{
+	if (likely(res_counter_charge_two(&memcg->res, &memcg->kmem,
+					  (int64_t)nr_pages * PAGE_SIZE) == 0))
+		return 0;
+	return charge_kmem_refused_put(memcg, gfp, nr_pages);
+}
+
+/*
+ * charge_kmem_batch - a batch for both counters, the surplus to this
+ * CPU's stock with a reference for each of its pages; if the batch does
+ * not fit, exactly nr_pages (charge_kmem_pages).
+ */
+static __attribute__((noinline)) int
+charge_kmem_batch(struct mem_cgroup *memcg, gfp_t gfp, unsigned int nr_pages)
+{
+	if (res_counter_charge_two(&memcg->res, &memcg->kmem,
+				   (int64_t)CHARGE_BATCH * PAGE_SIZE))
+		return charge_kmem_pages(memcg, gfp, nr_pages);
+	mem_cgroup_get_many(memcg, CHARGE_BATCH - nr_pages);
+	refill_stock(memcg, CHARGE_BATCH - nr_pages, true);
+	return 0;
+}
+
+int memcg_charge_kmem_counters(struct mem_cgroup *memcg, gfp_t gfp,
+			       unsigned int nr_pages)
+{
+	/* A batch, if the stock is on and takes kernel charge; else
+	 * exactly nr_pages. */
+	if (READ_ONCE(memcg_stock_enabled) && READ_ONCE(memcg_stock_kmem) &&
+	    nr_pages < CHARGE_BATCH)
+		return charge_kmem_batch(memcg, gfp, nr_pages);
+	return charge_kmem_pages(memcg, gfp, nr_pages);
+}
+
 int memcg_charge_kmem(struct mem_cgroup *memcg, gfp_t gfp,
 		      unsigned int nr_pages)
 {
@@ -241,10 +295,7 @@ int memcg_charge_kmem(struct mem_cgroup *memcg, gfp_t gfp,
 	if (consume_stock(memcg, nr_pages, true))
 		return 0;
 	mem_cgroup_get_many(memcg, nr_pages);
-	if (memcg_charge_kmem_counters(memcg, gfp, nr_pages) == 0)
-		return 0;
-	mem_cgroup_put_many(memcg, nr_pages);
-	return -ENOMEM;
+	return memcg_charge_kmem_counters(memcg, gfp, nr_pages);
 }
 
 void memcg_uncharge_kmem_counters(struct mem_cgroup *memcg,
@@ -254,8 +305,7 @@ void memcg_uncharge_kmem_counters(struct mem_cgroup *memcg,
 
 	/* The reverse order of the charge: res >= kmem at every moment;
 	 * the references last, since the last one may free the domain. */
-	res_counter_uncharge(&memcg->kmem, bytes);
-	res_counter_uncharge(&memcg->res, bytes);
+	res_counter_uncharge_two(&memcg->kmem, &memcg->res, bytes);
 	memcg_oom_recover(memcg);
 	mem_cgroup_put_many(memcg, nr_pages);
 }

@@ -23,14 +23,9 @@
 #include "mm/memcg/memcontrol.h"
 #include "mm/page.h"
 
-/* Tasks waiting in some domain's OOM: uncharges wake them if any. */
-static int memcg_oom_waiters;
-
-void memcg_oom_recover(struct mem_cgroup *memcg)
-{
-	if (__atomic_load_n(&memcg_oom_waiters, __ATOMIC_RELAXED))
-		oom_wake_all();
-}
+/* Tasks waiting in some domain's OOM: uncharges wake them if any
+ * (memcg_oom_recover, inline in mm/memcg/memcg_oom.h). */
+int memcg_oom_waiters;
 
 bool mem_cgroup_under_oom(struct mem_cgroup *memcg)
 {

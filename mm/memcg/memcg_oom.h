@@ -12,7 +12,12 @@
 
 #include <stdbool.h>
 
+#include "kernel/task_ops.h"
+
 struct mem_cgroup;
+
+/* Tasks waiting in some domain's OOM (mm/memcg/memcg_oom.c). */
+extern int memcg_oom_waiters;
 
 /*
  * mem_cgroup_oom - memcg refused a user charge, and reclaim could not
@@ -32,7 +37,12 @@ int mem_cgroup_oom(struct mem_cgroup *memcg);
  * memcg_oom_recover - memory was uncharged from memcg, or its limit
  * raised: wake the tasks waiting in an OOM (cheap when there are none).
  */
-void memcg_oom_recover(struct mem_cgroup *memcg);
+static inline void memcg_oom_recover(struct mem_cgroup *memcg)
+{
+	(void)memcg;
+	if (__atomic_load_n(&memcg_oom_waiters, __ATOMIC_RELAXED))
+		oom_wake_all();
+}
 
 /* mem_cgroup_under_oom - memory.oom_control's under_oom: does a task wait
  * in the OOM of memcg or of a domain whose counters include memcg's? */

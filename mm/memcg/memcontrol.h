@@ -416,7 +416,7 @@ int memcg_charge_kmem(struct mem_cgroup *memcg, gfp_t gfp,
  * counters with the surplus stocked (with its references), or else
  * exactly nr_pages (res first; if kmem refuses, res is given back). The
  * caller has taken the nr_pages references the pages will hold (and they
- * keep memcg alive meanwhile); on failure it drops them.
+ * keep memcg alive meanwhile); on failure they are dropped here.
  */
 int memcg_charge_kmem_counters(struct mem_cgroup *memcg, gfp_t gfp,
 			       unsigned int nr_pages);

@@ -111,6 +111,30 @@ int res_counter_charge_quiet(struct res_counter *counter, int64_t val,
 	return charge_tree(counter, val, limit_fail_at, false);
 }
 
+int res_counter_charge_two(struct res_counter *first,
+			   struct res_counter *second, int64_t val)
+{
+	struct res_counter *fail;
+
+	if (charge_tree(first, val, &fail, false))
+		return -ENOMEM;
+	if (likely(charge_tree(second, val, &fail, false) == 0))
+		return 0;
+	res_counter_uncharge(first, val);  /* all or nothing */
+	return -ENOMEM;
+}
+
+void res_counter_uncharge_two(struct res_counter *first,
+			      struct res_counter *second, int64_t val)
+{
+	struct res_counter *c;
+
+	for (c = first; c; c = c->parent)
+		uncharge_one(c, val);
+	for (c = second; c; c = c->parent)
+		uncharge_one(c, val);
+}
+
 void res_counter_uncharge_until(struct res_counter *counter,
 				struct res_counter *top, int64_t val)
 {

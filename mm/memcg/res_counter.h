@@ -83,6 +83,24 @@ int res_counter_charge_quiet(struct res_counter *counter, int64_t val,
 			     struct res_counter **limit_fail_at);
 
 /*
+ * res_counter_charge_two - charge val to first, then to second (each up
+ * its own chain), quietly, all or nothing: if either refuses, neither
+ * keeps the charge and -ENOMEM is returned; no failcnt is counted. One
+ * call for the two counters of a domain (res, then kmem) that a kernel
+ * page charges; a refusal is then made again, counted, the long way.
+ */
+int res_counter_charge_two(struct res_counter *first,
+			   struct res_counter *second, int64_t val);
+
+/*
+ * res_counter_uncharge_two - give back val bytes to first, then to
+ * second (each with its ancestors): res_counter_uncharge twice, in one
+ * call.
+ */
+void res_counter_uncharge_two(struct res_counter *first,
+			      struct res_counter *second, int64_t val);
+
+/*
  * res_counter_uncharge - give back val bytes to counter and all its
  * ancestors. Uncharging more than was charged is a bug: it is reported
  * on the console, and the usage goes negative, for `check` to find.
