@@ -17,6 +17,7 @@
 #include "kernel/shell/script.h"
 #include "kernel/shell/shell.h"
 #include "kernel/static_key_proc.h"
+#include "kernel/trace/trace.h"
 #include "kernel/fs/tmpfs.h"
 #include "mm/debug_free.h"
 #include "mm/fail_page.h"
@@ -53,6 +54,7 @@ _Noreturn void start_kernel_services(void)
 	if (tmpfs_init() < 0)
 		panic("tmpfs: cannot create /tmp");
 	static_key_proc_init();
+	trace_init();  /* /sys/kernel/tracing, a ring buffer per CPU */
 	debug_free_proc_init();
 	fail_page_proc_init();
 	watermark_init();

@@ -34,6 +34,7 @@
 #include "kernel/sched/sched.h"
 #include "kernel/task.h"
 #include "kernel/task_ops.h"
+#include "kernel/trace/trace_events.h"
 #include "kernel/task_table.h"
 #include "mm/buddy.h"
 #include "mm/memcg/memcontrol.h"
@@ -170,6 +171,7 @@ int task_fork(struct task *parent)
 	int ret;
 
 	ret = task_create(parent->prog, parent->arg, 0, &child);
+	trace_task_fork_refused(parent->memcg, ret);
 	if (ret < 0)
 		return ret;
 	child->autoreap = true;  /* nobody waits for a forked child */
@@ -206,6 +208,7 @@ int task_spawn(struct mem_cgroup *memcg, const struct program *prog,
 	charge_as_begin(&as, memcg);
 	ret = task_create(prog, arg, 0, &task);
 	charge_as_end(&as);
+	trace_task_fork_refused(memcg, ret);
 	if (ret < 0)
 		return ret;
 	ret = mem_cgroup_attach_task(memcg, task);  /* 5. */

@@ -28,6 +28,7 @@
 
 #include <string.h>
 
+#include "kernel/trace/trace_events.h"
 #include "mm/debug_free.h"
 #include "mm/fail_page.h"
 #include "mm/memcg/kmem_hooks.h"
@@ -367,6 +368,7 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 
 	/* 3. Record the domain in the page, or uncharge if page is NULL. */
 	memcg_kmem_commit_page(page, handle, order);
+	trace_mm_page_alloc(page, order, gfp);
 	return page;
 }
 

@@ -19,6 +19,7 @@
 #include "mm/memcg/kmem_hooks.h"
 
 #include "kernel/task.h"
+#include "kernel/trace/trace_events.h"
 #include "mm/memcg/memcontrol.h"
 
 /* Off (count 0) until the first domain gets a kmem limit. */
@@ -67,6 +68,7 @@ bool __memcg_kmem_new_page(gfp_t gfp, struct mem_cgroup **handle, int order)
 	struct mem_cgroup *memcg = memcg_kmem_current_domain(gfp);
 
 	*handle = NULL;
+	trace_memcg_kmem_domain(gfp, order, memcg);
 	if (!memcg)
 		return true;  /* nobody pays: not charged */
 	if (memcg_charge_kmem(memcg, gfp, 1u << order) != 0) {
@@ -80,6 +82,7 @@ bool __memcg_kmem_new_page(gfp_t gfp, struct mem_cgroup **handle, int order)
 void __memcg_kmem_commit_page(struct page *page, struct mem_cgroup *handle,
 			      int order)
 {
+	trace_memcg_kmem_commit(page, handle, order);
 	/* The allocation failed after all: give the charge back. */
 	if (!page) {
 		memcg_uncharge_kmem(handle, 1u << order);
@@ -98,6 +101,7 @@ void __memcg_kmem_free_page(struct page *page, int order)
 	if (!memcg)
 		panic("memcg_kmem_free_page: pfn 0x%lx has PG_kmemcg but no "
 		      "domain", (unsigned long)page_to_pfn(page));
+	trace_memcg_kmem_uncharge(page, memcg, order);
 	page->memcg = NULL;
 	page->flags &= ~PG_kmemcg;
 	memcg_uncharge_kmem(memcg, 1u << order);

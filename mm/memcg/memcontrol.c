@@ -36,6 +36,7 @@
 #include "kernel/locking/spinlock.h"
 #include "kernel/task.h"
 #include "kernel/task_ops.h"
+#include "kernel/trace/trace_events.h"
 #include "mm/memcg/kmem_hooks.h"
 #include "mm/memcg/memcg_oom.h"
 #include "mm/memcg/memcg_slab.h"
@@ -154,6 +155,7 @@ static struct mem_cgroup *mem_cgroup_free(struct mem_cgroup *memcg)
 		      (long long)res_counter_usage(&memcg->res));
 	}
 
+	trace_memcg_domain_free(memcg);
 	flags = spin_lock_irqsave(&memcg_list_lock);
 	list_del(&memcg->all_node);
 	spin_unlock_irqrestore(&memcg_list_lock, flags);
@@ -360,6 +362,7 @@ int mem_cgroup_destroy(struct mem_cgroup *memcg)
 	__atomic_sub_fetch(&nr_domains, 1, __ATOMIC_RELAXED);
 	__atomic_add_fetch(&nr_dying, 1, __ATOMIC_RELAXED);
 	memcg_tree_unlock();
+	trace_memcg_domain_dying(memcg);
 
 	drain_all_stock(memcg);
 	user_memory_move_parent(memcg);

@@ -22,6 +22,8 @@
 
 #include <errno.h>
 
+#include "kernel/trace/trace_events.h"
+
 void res_counter_init(struct res_counter *counter, struct res_counter *parent)
 {
 	spin_lock_init(&counter->lock);
@@ -82,6 +84,7 @@ static int __res_counter_charge(struct res_counter *counter, int64_t val,
 
 		spin_lock(&c->lock);
 		r = res_counter_charge_locked(c, val, force, count_fail);
+		trace_res_counter_charge(c, val, r);
 		spin_unlock(&c->lock);
 		if (r < 0 && !ret) {
 			ret = r;

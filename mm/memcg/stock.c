@@ -17,6 +17,7 @@
  */
 #include "mm/memcg/stock.h"
 
+#include "kernel/trace/trace_events.h"
 #include "mm/memcg/memcontrol.h"
 #include "mm/page.h"
 
@@ -38,6 +39,7 @@ bool consume_stock(struct mem_cgroup *memcg, unsigned int nr_pages)
 		stock->nr_pages -= nr_pages;
 	else /* need to call res_counter_charge */
 		ret = false;
+	trace_memcg_stock_consume(memcg, nr_pages, stock->cached, stock->nr_pages, ret);
 	local_irq_restore(flags);
 	return ret;
 }
@@ -73,10 +75,12 @@ void refill_stock(struct mem_cgroup *memcg, unsigned int nr_pages)
 	}
 	stock = &memcg_stock[smp_processor_id()];
 	if (stock->cached != memcg) { /* reset if necessary */
+		trace_memcg_stock_drain_switch(stock->cached, stock->nr_pages);
 		drain_stock(stock);
 		stock->cached = memcg;
 	}
 	stock->nr_pages += nr_pages;
+	trace_memcg_stock_refill(memcg, nr_pages, stock->nr_pages);
 	local_irq_restore(flags);
 }
 
@@ -92,6 +96,7 @@ static void drain_local_stock(void *arg)
 
 	flags = local_irq_save();
 	stock = &memcg_stock[smp_processor_id()];
+	trace_memcg_stock_drain_all(stock->cached, stock->nr_pages, top);
 	if (stock->cached &&
 	    (!top || res_counter_is_ancestor(&stock->cached->res, &top->res)))
 		drain_stock(stock);

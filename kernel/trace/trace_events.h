@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kernel/trace/trace_events.h - the tracepoints of the accounting path
+ * (Linux: include/trace/events/kmem.h, include/linux/tracepoint.h).
+ *
+ * A tracepoint is one line in the code it watches:
+ *
+ *   trace_memcg_kmem_commit(page, handle, order);
+ *
+ * and costs, while its event is off, one 5-byte NOP: each wrapper below is
+ * an inline test of the event's own static key (kernel/static_key.h),
+ * named trace_EVENT_key and listed in /proc/static_keys with its sites.
+ * Turning the event on (echo EVENT > /sys/kernel/tracing/set_event) takes
+ * a reference on the key, which patches every site to a jump into the
+ * out-of-line recorder __trace_EVENT (kernel/trace/trace_events.c). The
+ * recorder copies what it needs - numbers, a domain's path, never a
+ * pointer to something that may be freed - into this CPU's ring buffer
+ * (kernel/trace/trace_ring.h) and returns. It never allocates.
+ *
+ * Every argument is evaluated only when the event is on: the wrappers are
+ * inline functions whose arguments are simple expressions (a variable, a
+ * field), which the compiler moves into the unlikely branch.
+ *
+ * Compiled out (make TRACE=0, or a host build of mm/): every wrapper is
+ * empty, and no site is left in the code at all.
+ */
+#ifndef KERNEL_TRACE_TRACE_EVENTS_H
+#define KERNEL_TRACE_TRACE_EVENTS_H
+
+#include <stdbool.h>
+
+#include "kernel/static_key.h"
+#include "mm/gfp.h"
+
+struct mem_cgroup;
+struct page;
+struct res_counter;
+
+/*
+ * The events: TRACE_EVENT_LIST(E) calls E(system, name) for each, in the
+ * order available_events lists them. The system is the part before the
+ * colon in set_event ("kmem:mm_page_alloc"), as in ftrace.
+ */
+#define TRACE_EVENT_LIST(E)                     \
+	E(kmem, mm_page_alloc)                  \
+	E(memcg, memcg_kmem_domain)             \
+	E(memcg, memcg_stock_consume)           \
+	E(memcg, memcg_stock_refill)            \
+	E(memcg, memcg_stock_drain)             \
+	E(memcg, res_counter_charge)            \
+	E(memcg, memcg_kmem_commit)             \
+	E(memcg, memcg_kmem_uncharge)           \
+	E(task, task_fork_refused)              \
+	E(memcg, memcg_domain_dying)            \
+	E(memcg, memcg_domain_free)             \
+	E(static_key, static_key_patch)
+
+#define TRACE_EVENT_ID(system, name) TRACE_##name,
+enum trace_event_id { TRACE_EVENT_LIST(TRACE_EVENT_ID) NR_TRACE_EVENTS };
+#undef TRACE_EVENT_ID
+
+#if defined(CONFIG_TRACEPOINTS) && defined(TALLY_KERNEL)
+
+#define TRACE_EVENT_KEY(system, name) extern struct static_key trace_##name##_key;
+TRACE_EVENT_LIST(TRACE_EVENT_KEY)
+#undef TRACE_EVENT_KEY
+
+/* TRACEPOINT(event, wrapper, (params), (args)) - the inline wrapper: a
+ * NOP while the event's key is off, else a call of __wrapper. */
+#define TRACEPOINT(event, fn, params, args)                               \
+	void __##fn params;                                               \
+	static __attribute__((always_inline)) inline void fn params       \
+	{                                                                 \
+		if (static_branch_unlikely(&trace_##event##_key))         \
+			__##fn args;                                      \
+	}
+
+#else
+
+#define TRACEPOINT(event, fn, params, args) \
+	static inline void fn params {}
+
+#endif
+
+/* kmem:mm_page_alloc - alloc_pages() returns: order, gfp, pfn (none if it
+ * failed). */
+TRACEPOINT(mm_page_alloc, trace_mm_page_alloc,
+	   (struct page *page, unsigned int order, gfp_t gfp),
+	   (page, order, gfp))
+
+/* memcg:memcg_kmem_domain - who pays for an accounted allocation: the
+ * domain, or nobody and why (memcg NULL: the recorder finds the reason). */
+TRACEPOINT(memcg_kmem_domain, trace_memcg_kmem_domain,
+	   (gfp_t gfp, int order, struct mem_cgroup *memcg),
+	   (gfp, order, memcg))
+
+/* memcg:memcg_stock_consume - was a charge of nr_pages served by this
+ * CPU's stock (hit) or not (miss: the counters are charged next)? */
+TRACEPOINT(memcg_stock_consume, trace_memcg_stock_consume,
+	   (struct mem_cgroup *memcg, unsigned int nr_pages,
+	    struct mem_cgroup *cached, unsigned int stocked, bool hit),
+	   (memcg, nr_pages, cached, stocked, hit))
+
+/* memcg:memcg_stock_refill - the surplus of a batch goes to the stock. */
+TRACEPOINT(memcg_stock_refill, trace_memcg_stock_refill,
+	   (struct mem_cgroup *memcg, unsigned int nr_pages,
+	    unsigned int stocked),
+	   (memcg, nr_pages, stocked))
+
+/* memcg:memcg_stock_drain - a stock gives its pages back, because another
+ * domain is stocked on this CPU (switch)... */
+TRACEPOINT(memcg_stock_drain, trace_memcg_stock_drain_switch,
+	   (struct mem_cgroup *cached, unsigned int stocked),
+	   (cached, stocked))
+/* ... or because drain_all_stock(top) asked every CPU: a charge over
+ * top's limit, top dying, or stocks turned off (top NULL). Recorded only
+ * if this CPU's stock is one that drain_local_stock drains. */
+TRACEPOINT(memcg_stock_drain, trace_memcg_stock_drain_all,
+	   (struct mem_cgroup *cached, unsigned int stocked,
+	    struct mem_cgroup *top),
+	   (cached, stocked, top))
+
+/* memcg:res_counter_charge - one counter of one domain charged (ok) or
+ * refusing (over its limit); called with the counter's lock held. */
+TRACEPOINT(res_counter_charge, trace_res_counter_charge,
+	   (struct res_counter *counter, long long val, int ret),
+	   (counter, val, ret))
+
+/* memcg:memcg_kmem_commit - the page now belongs to the charged domain
+ * (or, page NULL, the allocation failed and the charge is reverted). */
+TRACEPOINT(memcg_kmem_commit, trace_memcg_kmem_commit,
+	   (struct page *page, struct mem_cgroup *memcg, int order),
+	   (page, memcg, order))
+
+/* memcg:memcg_kmem_uncharge - an accounted page is freed. */
+TRACEPOINT(memcg_kmem_uncharge, trace_memcg_kmem_uncharge,
+	   (struct page *page, struct mem_cgroup *memcg, int order),
+	   (page, memcg, order))
+
+/* task:task_fork_refused - a fork into memcg failed (recorded only when
+ * err is negative). */
+TRACEPOINT(task_fork_refused, trace_task_fork_refused,
+	   (struct mem_cgroup *memcg, int err), (memcg, err))
+
+/* memcg:memcg_domain_dying - rmdir: the domain leaves the tree. */
+TRACEPOINT(memcg_domain_dying, trace_memcg_domain_dying,
+	   (struct mem_cgroup *memcg), (memcg))
+
+/* memcg:memcg_domain_free - its last reference is gone: freed. */
+TRACEPOINT(memcg_domain_free, trace_memcg_domain_free,
+	   (struct mem_cgroup *memcg), (memcg))
+
+/* static_key:static_key_patch - a key's sites were rewritten. */
+TRACEPOINT(static_key_patch, trace_static_key_patch,
+	   (struct static_key *key, bool enable), (key, enable))
+
+#endif
