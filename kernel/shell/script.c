@@ -64,7 +64,6 @@ static const char *const trace_fork_lines[] = {
 	"echo *:* > " TRACING "/set_event",
 	"mkdir /cgroup/traced",
 	"echo 32K > /cgroup/traced/memory.kmem.limit_in_bytes",
-	"echo > " TRACING "/trace",
 	"run /cgroup/traced spin",
 	"echo 0 > " TRACING "/tracing_on",
 	"cat " TRACING "/trace",

@@ -30,6 +30,45 @@
 TRACE_EVENT_LIST(TRACE_DEFINE_KEY)
 #undef TRACE_DEFINE_KEY
 
+/*
+ * TRACE_THUNK(fn) - fn_thunk, which the sites call (trace_events.h): save
+ * the registers a C function may change (rax, rcx, rdx, rsi, rdi, r8-r11;
+ * the arguments are already in rdi..r8), align the stack to 16 bytes as
+ * the C calling convention wants, call fn, restore. rbp keeps the frame
+ * chain for backtraces.
+ */
+#define TRACE_THUNK(fn)                                                   \
+	__asm__(".pushsection .text\n"                                    \
+		".globl " #fn "_thunk\n"                                  \
+		".type " #fn "_thunk, @function\n"                        \
+		#fn "_thunk:\n"                                           \
+		"\tpush %rbp\n\tmov %rsp, %rbp\n"                         \
+		"\tpush %rax\n\tpush %rcx\n\tpush %rdx\n\tpush %rsi\n"     \
+		"\tpush %rdi\n\tpush %r8\n\tpush %r9\n\tpush %r10\n"       \
+		"\tpush %r11\n"                                           \
+		"\tand $-16, %rsp\n"                                      \
+		"\tcall " #fn "\n"                                        \
+		"\tlea -72(%rbp), %rsp\n"                                 \
+		"\tpop %r11\n\tpop %r10\n\tpop %r9\n\tpop %r8\n"           \
+		"\tpop %rdi\n\tpop %rsi\n\tpop %rdx\n\tpop %rcx\n"         \
+		"\tpop %rax\n\tpop %rbp\n\tret\n"                           \
+		".size " #fn "_thunk, . - " #fn "_thunk\n"                \
+		".popsection\n")
+
+TRACE_THUNK(__trace_mm_page_alloc);
+TRACE_THUNK(__trace_memcg_kmem_domain);
+TRACE_THUNK(__trace_memcg_stock_consume);
+TRACE_THUNK(__trace_memcg_stock_refill);
+TRACE_THUNK(__trace_memcg_stock_drain_switch);
+TRACE_THUNK(__trace_memcg_stock_drain_all);
+TRACE_THUNK(__trace_res_counter_charge);
+TRACE_THUNK(__trace_memcg_kmem_commit);
+TRACE_THUNK(__trace_memcg_kmem_uncharge);
+TRACE_THUNK(__trace_task_fork_refused);
+TRACE_THUNK(__trace_memcg_domain_dying);
+TRACE_THUNK(__trace_memcg_domain_free);
+TRACE_THUNK(__trace_static_key_patch);
+
 /* --- helpers ------------------------------------------------------------- */
 
 static void set_domain(struct trace_entry *e, struct mem_cgroup *memcg)

@@ -82,9 +82,9 @@ bool __memcg_kmem_new_page(gfp_t gfp, struct mem_cgroup **handle, int order)
 void __memcg_kmem_commit_page(struct page *page, struct mem_cgroup *handle,
 			      int order)
 {
-	trace_memcg_kmem_commit(page, handle, order);
 	/* The allocation failed after all: give the charge back. */
 	if (!page) {
+		trace_memcg_kmem_commit(page, handle, order);
 		memcg_uncharge_kmem(handle, 1u << order);
 		mem_cgroup_put(handle);
 		return;
@@ -92,6 +92,7 @@ void __memcg_kmem_commit_page(struct page *page, struct mem_cgroup *handle,
 	/* The page now owns the charge and the handle's reference. */
 	page->memcg = handle;
 	page->flags |= PG_kmemcg;
+	trace_memcg_kmem_commit(page, handle, order);
 }
 
 void __memcg_kmem_free_page(struct page *page, int order)
