@@ -31,7 +31,8 @@ sub trace_keys {
 	my (%k, $cur);
 	for my $l ($t->cmd('cat /proc/static_keys')) {
 		if ($l =~ /^(\S+) count=(\d+) sites=(\d+)$/) {
-			$cur = $1 =~ /^trace_\w+_key$/ ? ($k{$1} = { count => $2, sites => [] }) : undef;
+			my ($name, $count) = ($1, $2);
+			$cur = $name =~ /^trace_\w+_key$/ ? ($k{$name} = { count => $count, sites => [] }) : undef;
 		} elsif ($cur && $l =~ /^  0x[0-9a-f]+ (nop|jmp)$/) {
 			push @{$cur->{sites}}, $1;
 		}
