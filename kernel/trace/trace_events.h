@@ -11,8 +11,9 @@
  * an inline test of the event's own static key (kernel/static_key.h),
  * named trace_EVENT_key and listed in /proc/static_keys with its sites.
  * Turning the event on (echo EVENT > /sys/kernel/tracing/set_event) takes
- * a reference on the key, which patches every site to a jump into the
- * out-of-line recorder __trace_EVENT (kernel/trace/trace_events.c). The
+ * a reference on the key, which patches every site to a jump to the call
+ * of the out-of-line recorder __trace_EVENT (kernel/trace/trace_events.c;
+ * an event with two kinds of site, memcg_stock_drain, has two). The
  * recorder copies what it needs - numbers, a domain's path, never a
  * pointer to something that may be freed - into this CPU's ring buffer
  * (kernel/trace/trace_ring.h) and returns. It never allocates.
