@@ -18,6 +18,7 @@
  */
 #include "kernel/trace/trace.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -88,43 +89,61 @@ void trace_record_end(unsigned long flags)
 	local_irq_restore(flags);
 }
 
-void trace_init(void)
+/*
+ * trace_rings_alloc - give every CPU its ring, the first time an event is
+ * turned on (not at boot: a kernel that never traces keeps its memory, and
+ * its free lists are what they were without tracing - the page benchmarks
+ * measure the same blocks). Returns 0, or -ENOMEM if a ring could not be
+ * had (the rings already made are kept for the next try).
+ */
+static int trace_rings_alloc(void)
 {
 	uint32_t per_ring = (PAGE_SIZE << TRACE_RING_ORDER) /
 			    sizeof(struct trace_entry);
 	uint32_t size = 1;
 
+	if (__atomic_load_n(&trace_ready, __ATOMIC_ACQUIRE))
+		return 0;
 	while (size * 2 <= per_ring)
 		size *= 2;
 	for (unsigned int cpu = 0; cpu < nr_cpus; cpu++) {
-		struct page *page = alloc_pages(GFP_KERNEL, TRACE_RING_ORDER);
+		struct page *page;
 
-		spin_lock_init(&trace_cpu[cpu].lock);
-		if (!page) {
-			printk("trace: no memory for CPU %u's ring: its events "
-			       "are not recorded\n", cpu);
+		if (trace_cpu[cpu].ring.slots)
 			continue;
-		}
+		page = alloc_pages(GFP_KERNEL | __GFP_NOWARN, TRACE_RING_ORDER);
+		if (!page)
+			return -ENOMEM;
 		trace_ring_init(&trace_cpu[cpu].ring, page_address(page), size);
 	}
-	trace_tsc_base = rdtsc();
 	__atomic_store_n(&trace_ready, true, __ATOMIC_RELEASE);
+	return 0;
+}
+
+void trace_init(void)
+{
+	for (unsigned int cpu = 0; cpu < nr_cpus; cpu++)
+		spin_lock_init(&trace_cpu[cpu].lock);
+	trace_tsc_base = rdtsc();
 	trace_fs_init();
 }
 
-void trace_event_enable(enum trace_event_id id, bool on)
+int trace_event_enable(enum trace_event_id id, bool on)
 {
 	uint64_t bit = 1ull << id;
 
 	if (on == !!(trace_events_on & bit))
-		return;
+		return 0;
 	if (on) {
+		if (trace_rings_alloc() < 0)
+			return -ENOMEM;
 		trace_events_on |= bit;
 		static_key_slow_inc(trace_events[id].key);
 	} else {
 		trace_events_on &= ~bit;
 		static_key_slow_dec(trace_events[id].key);
 	}
+	return 0;
 }
 
 bool trace_event_enabled(enum trace_event_id id)

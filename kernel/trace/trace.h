@@ -15,7 +15,7 @@
  * begin takes this CPU's ring (its lock, interrupts off), reserves a slot -
  * overwriting the oldest entry if the ring is full - and stamps it with the
  * time, the CPU and the current task. Nothing allocates: each CPU's ring
- * is allocated once, by trace_init at boot.
+ * is allocated once, when the first event is turned on.
  */
 #ifndef KERNEL_TRACE_TRACE_H
 #define KERNEL_TRACE_TRACE_H
@@ -46,14 +46,17 @@ struct trace_entry *trace_record_begin(enum trace_event_id id,
 				       unsigned long *flags);
 void trace_record_end(unsigned long flags);
 
-/* trace_init - at boot, once the CPUs are up: a ring per CPU, and the
- * directory /sys/kernel/tracing (kernel/trace/trace_fs.c). */
+/* trace_init - at boot, once the CPUs are up: the directory
+ * /sys/kernel/tracing (kernel/trace/trace_fs.c). The rings are allocated
+ * when the first event is turned on. */
 void trace_init(void);
 void trace_fs_init(void);
 
 /* trace_event_enable - turn event id on or off: take or drop its static
- * key (which patches its sites). Under the control tree's lock. */
-void trace_event_enable(enum trace_event_id id, bool on);
+ * key (which patches its sites). Under the control tree's lock. The first
+ * event turned on allocates every CPU's ring: -ENOMEM if that fails (and
+ * the event stays off), else 0. */
+int trace_event_enable(enum trace_event_id id, bool on);
 bool trace_event_enabled(enum trace_event_id id);
 
 /* tracing_on - record (1) or not (0); events stay on either way, as

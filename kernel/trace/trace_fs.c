@@ -77,12 +77,16 @@ static int set_event_write(struct ctl_node *file, const char *value)
 				  &off, bad) < 0)
 		return ctl_error(EINVAL, "no event '%s' (cat available_events; "
 				 "NAME, !NAME, SYSTEM:*, *:*)", bad);
-	for (unsigned int i = 0; i < NR_TRACE_EVENTS; i++) {
-		if (on & (1ull << i))
-			trace_event_enable(i, true);
-		else if (off & (1ull << i))
+	/* Off first: then a failure to turn one on (no memory for the
+	 * rings, only possible before the first event is on) has changed
+	 * nothing, since every event is off until then. */
+	for (unsigned int i = 0; i < NR_TRACE_EVENTS; i++)
+		if (off & (1ull << i))
 			trace_event_enable(i, false);
-	}
+	for (unsigned int i = 0; i < NR_TRACE_EVENTS; i++)
+		if ((on & (1ull << i)) && trace_event_enable(i, true) < 0)
+			return ctl_error(ENOMEM, "no memory for the trace "
+					 "buffers (64 KiB a CPU)");
 	return 0;
 }
 

@@ -19,7 +19,7 @@
  * (kernel/trace/trace.c takes the CPU's ring lock with interrupts off)
  * and gives the timestamp. Nothing here allocates: the slots are given
  * to trace_ring_init once. Host programs test it
- * (tests/unit/test_trace_ring.c).
+ * (tests/unit/test_trace.c).
  */
 #ifndef KERNEL_TRACE_TRACE_RING_H
 #define KERNEL_TRACE_TRACE_RING_H
