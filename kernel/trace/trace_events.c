@@ -24,6 +24,7 @@
 #include "kernel/task.h"
 #include "mm/memcg/memcontrol.h"
 #include "mm/memcg/res_counter.h"
+#include "mm/memcg/stock.h"
 #include "mm/page.h"
 
 #define TRACE_DEFINE_KEY(system, name) DEFINE_STATIC_KEY_FALSE(trace_##name##_key);
@@ -202,9 +203,13 @@ static void print_memcg_kmem_domain(const struct trace_entry *e, char *buf,
 
 void __trace_memcg_stock_consume(struct mem_cgroup *memcg,
 				 unsigned int nr_pages,
-				 struct mem_cgroup *cached,
-				 unsigned int stocked, unsigned int how)
+				 struct memcg_stock_pcp *stock,
+				 unsigned int how)
 {
+	struct mem_cgroup *cached = stock->cached;
+	unsigned int stocked = how & TRACE_STOCK_KMEM ? stock->nr_kmem :
+							 stock->nr_pages;
+
 	BEGIN(memcg_stock_consume);
 	e->arg[0] = nr_pages;
 	e->arg[1] = how;

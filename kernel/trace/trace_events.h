@@ -34,6 +34,7 @@
 #include "mm/gfp.h"
 
 struct mem_cgroup;
+struct memcg_stock_pcp;
 struct page;
 struct res_counter;
 
@@ -156,13 +157,15 @@ TRACEPOINT(memcg_kmem_domain, trace_memcg_kmem_domain,
 /* memcg:memcg_stock_consume - was a charge of nr_pages served by this
  * CPU's stock (hit) or not (miss: the counters are charged next)? how:
  * TRACE_STOCK_HIT, and TRACE_STOCK_KMEM for a kernel charge (res and
- * kmem) rather than a user one (res). stocked: what is left of that kind. */
+ * kmem) rather than a user one (res). The recorder reads the stock
+ * (this CPU's, interrupts still off) for what it holds: the site passes
+ * the pointer it already has, and loads nothing on the way past. */
 #define TRACE_STOCK_HIT 1u
 #define TRACE_STOCK_KMEM 2u
 TRACEPOINT(memcg_stock_consume, trace_memcg_stock_consume,
 	   (struct mem_cgroup *memcg, unsigned int nr_pages,
-	    struct mem_cgroup *cached, unsigned int stocked, unsigned int how),
-	   (memcg, nr_pages, cached, stocked, how))
+	    struct memcg_stock_pcp *stock, unsigned int how),
+	   (memcg, nr_pages, stock, how))
 
 /* memcg:memcg_stock_refill - charge goes into the stock: the surplus of a
  * batch charged to res only (TRACE_REFILL_RES) or to res and kmem

@@ -91,12 +91,12 @@ static inline bool __consume_stock(struct memcg_stock_pcp *stock,
 	unsigned int *pool = kmem ? &stock->nr_kmem : &stock->nr_pages;
 
 	if (stock->cached != memcg || *pool < nr_pages) {
-		trace_memcg_stock_consume(memcg, nr_pages, stock->cached,
-					  *pool, kmem ? TRACE_STOCK_KMEM : 0);
+		trace_memcg_stock_consume(memcg, nr_pages, stock,
+					  kmem ? TRACE_STOCK_KMEM : 0);
 		return false;
 	}
 	*pool -= nr_pages;
-	trace_memcg_stock_consume(memcg, nr_pages, stock->cached, *pool,
+	trace_memcg_stock_consume(memcg, nr_pages, stock,
 				  TRACE_STOCK_HIT |
 				  (kmem ? TRACE_STOCK_KMEM : 0));
 	return true;
