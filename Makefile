@@ -15,13 +15,15 @@
 # the debugging build build/tally-debug.elf (lock checking,
 # kernel/locking/lock_debug.c; poisoned free memory, mm/debug_free.h),
 # ACCEL=tcg or ACCEL=kvm to choose the accelerator (default auto), KMEM=0 to compile kmem accounting
-# out (the analogue of CONFIG_MEMCG_KMEM=n).
+# out (the analogue of CONFIG_MEMCG_KMEM=n), TRACE=0 to compile the
+# tracepoints out (CONFIG_TRACEPOINTS=n: build/tally-notrace.elf).
 
 VERSION := 0.1
 CPUS ?= 2
 MEM ?= 512M
 ACCEL ?= auto
 KMEM ?= 1
+TRACE ?= 1
 DEBUG ?= 0
 
 BUILD := build
@@ -33,6 +35,9 @@ FUZZ_CC ?= clang
 ifeq ($(KMEM),0)
 OBJ := $(BUILD)/obj-nokmem
 ELF := $(BUILD)/tally-nokmem.elf
+else ifeq ($(TRACE),0)
+OBJ := $(BUILD)/obj-notrace
+ELF := $(BUILD)/tally-notrace.elf
 else ifeq ($(DEBUG),1)
 OBJ := $(BUILD)/obj-debug
 ELF := $(BUILD)/tally-debug.elf
@@ -64,6 +69,13 @@ JUMP_SITES_EXPECT := --sites memcg_kmem_enabled_key
 else
 JUMP_SITES_EXPECT := --no-sites memcg_kmem_enabled_key
 endif
+ifneq ($(TRACE),0)
+# Tracepoints (kernel/trace/): each a patch site of its event's key.
+KERNEL_CFLAGS += -DCONFIG_TRACEPOINTS
+JUMP_SITES_EXPECT += --sites trace_mm_page_alloc_key
+else
+JUMP_SITES_EXPECT += --no-sites trace_mm_page_alloc_key
+endif
 ifeq ($(DEBUG),1)
 # Lock checking, and freed slab objects and pages poisoned (mm/debug_free.h).
 KERNEL_CFLAGS += -DCONFIG_DEBUG_LOCKS -DCONFIG_DEBUG_POISON
@@ -84,13 +96,15 @@ KERNEL_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(KERNEL_C)) \
 # mm/ (all of it) and these folders of kernel/ are pure logic: every file in
 # them compiles for the host too, behind the platform interface
 # (kernel/platform.h; tests/unit/host_*.c stand in for the machine).
-HOST_DIRS := kernel/lib kernel/fs kernel/cgroup kernel/shell
+HOST_DIRS := kernel/lib kernel/fs kernel/cgroup kernel/shell kernel/trace
 # Host-built files outside those folders, and kernel-only files inside them.
 # Each must exist: a file that moves out from under a name here stops the
 # build instead of silently leaving the host build.
 HOST_ALSO := kernel/static_key.c kernel/static_key_table.c kernel/sched/runqueue.c
 HOST_EXCLUDE := kernel/fs/proc.c kernel/shell/cmd_tasks.c \
-	kernel/shell/cmd_locktest.c kernel/shell/script.c
+	kernel/shell/cmd_locktest.c kernel/shell/script.c \
+	kernel/trace/trace.c kernel/trace/trace_events.c kernel/trace/trace_fs.c \
+	kernel/trace/trace_pipe.c
 $(foreach f,$(HOST_ALSO) $(HOST_EXCLUDE),$(if $(wildcard $(f)),,$(error Makefile: $(f) is named in HOST_ALSO or HOST_EXCLUDE but does not exist)))
 HOST_SRCS := $(sort $(call rwildcard,mm,*.c) \
 	$(filter-out $(HOST_EXCLUDE),$(foreach d,$(HOST_DIRS),$(wildcard $(d)/*.c))) \

@@ -24,6 +24,7 @@
 #include "kernel/shell/shell.h"
 #include "kernel/static_key_proc.h"
 #include "kernel/task_table.h"
+#include "kernel/trace/trace.h"
 #include "kernel/fs/tmpfs.h"
 #include "mm/fail_page.h"
 #include "mm/watermark.h"
@@ -60,6 +61,7 @@ _Noreturn void start_kernel_services(void)
 	static_key_proc_init();
 	pci_proc_init();
 	xhci_proc_init();
+	trace_init();  /* /sys/kernel/tracing; the rings come with the first event */
 	watermark_init();
 	task_table_init();      /* before the first task */
 	sched_start();          /* kmain's context is now the idle task */

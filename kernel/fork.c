@@ -35,6 +35,7 @@
 #include "kernel/sched/sched.h"
 #include "kernel/task.h"
 #include "kernel/task_ops.h"
+#include "kernel/trace/trace_events.h"
 #include "kernel/task_table.h"
 #include "mm/buddy.h"
 #include "mm/memcg/kmem_hooks.h"
@@ -193,6 +194,7 @@ int task_fork(struct task *parent)
 	int ret;
 
 	ret = task_create(parent->prog, parent->arg, 0, &child);
+	trace_task_fork_refused(parent->memcg, ret);
 	if (ret < 0)
 		return ret;
 	child->autoreap = true;  /* nobody waits for a forked child */
@@ -213,6 +215,7 @@ static int spawn(struct mem_cgroup *memcg, const struct program *prog,
 	old = set_active_memcg(memcg);
 	ret = task_create(prog, arg, 0, &task);
 	set_active_memcg(old);
+	trace_task_fork_refused(memcg, ret);
 	if (ret < 0)
 		return ret;
 	if (on_reap) {

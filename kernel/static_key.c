@@ -23,6 +23,7 @@
 
 #include "kernel/locking/spinlock.h"
 #include "kernel/static_key_table.h"
+#include "kernel/trace/trace_events.h"
 
 #ifdef TALLY_HOST
 /* Host programs: no sites to patch. */
@@ -67,6 +68,7 @@ static void jump_label_update(struct static_key *key, bool enable)
 {
 	if (static_key_table_ready && key->nr_entries)
 		arch_jump_label_transform(key->entries, key->nr_entries, enable);
+	trace_static_key_patch(key, enable);
 }
 
 void static_key_slow_inc(struct static_key *key)

@@ -27,6 +27,7 @@
 
 #include <string.h>
 
+#include "kernel/trace/trace_events.h"
 #include "mm/debug_free.h"
 #include "mm/fail_page.h"
 #include "mm/memcg/kmem_hooks.h"
@@ -362,7 +363,10 @@ __alloc_pages(gfp_t gfp, unsigned int order)
 static __attribute__((noinline)) struct page *
 alloc_pages_raw(gfp_t gfp, unsigned int order)
 {
-	return __alloc_pages(gfp, order);
+	struct page *page = __alloc_pages(gfp, order);
+
+	trace_mm_page_alloc(page, order, gfp);
+	return page;
 }
 
 /*
@@ -380,7 +384,17 @@ alloc_pages_accounted(gfp_t gfp, unsigned int order)
 		return NULL;  /* refused: the domain is at its limit */
 	page = __alloc_pages(gfp, order);
 	memcg_kmem_commit_page(page, handle, order);
+	trace_mm_page_alloc(page, order, gfp);
 	return page;
+}
+
+/* alloc_pages_root_traced - the root's allocation while memcg_kmem_domain
+ * is on: record who pays (nobody: the recorder finds why), then allocate. */
+static __attribute__((noinline, cold)) struct page *
+alloc_pages_root_traced(gfp_t gfp, unsigned int order)
+{
+	trace_memcg_kmem_domain(gfp, order, NULL);
+	return alloc_pages_raw(gfp, order);
 }
 
 struct page *alloc_pages(gfp_t gfp, unsigned int order)
@@ -390,9 +404,16 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 	/* A 5-byte NOP until the first kmem limit is set (SPEC 1); then
 	 * what is not charged - no __GFP_KMEMCG, or a task of the root, the
 	 * common case - is sent on before anything else. */
-	if (memcg_kmem_enabled() && (gfp & __GFP_KMEMCG) &&
-	    !memcg_kmem_skip_root())
-		return alloc_pages_accounted(gfp, order);
+	if (memcg_kmem_enabled() && (gfp & __GFP_KMEMCG)) {
+		if (!memcg_kmem_skip_root())
+			return alloc_pages_accounted(gfp, order);
+		/* Nobody pays: the root (or a system task, which lives
+		 * there). The event's site is a jump to a function that
+		 * records it: gfp and order stay where they are, and the
+		 * paths that do not trace pay the NOP alone. */
+		if (trace_memcg_kmem_domain_enabled())
+			return alloc_pages_root_traced(gfp, order);
+	}
 	return alloc_pages_raw(gfp, order);
 }
 

@@ -54,6 +54,32 @@ static const char *const demo_unlimited_lines[] = {
 	NULL,
 };
 
+/* Watching the charge path (README "Watching the charge path"): every
+ * event on (kernel/trace/), then one fork into a domain with a 32K kmem
+ * limit - a 16K stack and the task's slab page fit - and its trace; then a
+ * second fork, which the kmem counter refuses, and its trace. */
+#define TRACING "/sys/kernel/tracing"
+static const char *const trace_fork_lines[] = {
+	"cat " TRACING "/available_events",
+	"echo *:* > " TRACING "/set_event",
+	"mkdir /cgroup/traced",
+	"echo 32K > /cgroup/traced/memory.kmem.limit_in_bytes",
+	"run /cgroup/traced spin",
+	"echo 0 > " TRACING "/tracing_on",
+	"cat " TRACING "/trace",
+	"echo > " TRACING "/trace",
+	"echo 1 > " TRACING "/tracing_on",
+	"run /cgroup/traced spin",
+	"echo 0 > " TRACING "/tracing_on",
+	"cat " TRACING "/trace",
+	"echo !*:* > " TRACING "/set_event",
+	"echo > " TRACING "/trace",
+	"echo 1 > " TRACING "/tracing_on",
+	"cat /cgroup/traced/memory.kmem.failcnt",
+	NULL,
+};
+#undef TRACING
+
 static const char *const ktest_lines[] = {
 	"ktest",
 	NULL,
@@ -64,6 +90,8 @@ static const struct script scripts[] = {
 	{"demo-unlimited", demo_unlimited_lines,
 	 "the same fork bomb with no kmem limit"},
 	{"ktest", ktest_lines, "the in-kernel tests"},
+	{"trace-fork", trace_fork_lines,
+	 "trace one accounted fork and one refused fork"},
 };
 
 const struct script *script_find(const char *name)

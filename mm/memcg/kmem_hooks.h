@@ -31,6 +31,7 @@
 
 #include "kernel/static_key.h"
 #include "kernel/task.h"
+#include "kernel/trace/trace_events.h"
 #include "mm/gfp.h"
 #include "mm/memcg/memcontrol.h"
 #include "mm/memcg/stock.h"
@@ -136,12 +137,17 @@ static inline bool memcg_kmem_new_page(gfp_t gfp, struct mem_cgroup **handle,
 	 * System tasks need no test: they live in the root, which
 	 * memcg_kmem_skip_root has sent away (mem_cgroup_move_task refuses
 	 * to move one elsewhere). */
-	if (unlikely((gfp & __GFP_NOFAIL) || in_interrupt()))
+	if (unlikely((gfp & __GFP_NOFAIL) || in_interrupt())) {
+		trace_memcg_kmem_domain(gfp, order, NULL);  /* nobody pays */
 		return true;
+	}
 	flags = local_irq_save();
 	memcg = READ_ONCE(task->active_memcg);
 	if (!memcg)
 		memcg = READ_ONCE(task->memcg);
+	/* Who pays: memcg if it is accounted (the recorder tests it; the
+	 * slow path below does the same before it charges). */
+	trace_memcg_kmem_domain(gfp, order, memcg);
 	/* A stock holds kernel charge only for an accounted domain (a
 	 * domain that stops being accounted has its stocks drained), so a
 	 * hit needs no accounted test; the slow path makes it. */
@@ -168,11 +174,13 @@ static inline void memcg_kmem_commit_page(struct page *page,
 	if (!handle)
 		return;
 	if (unlikely(!page)) {
+		trace_memcg_kmem_commit(page, handle, order);
 		__memcg_kmem_cancel_page(handle, order);
 		return;
 	}
 	page->memcg = handle;
 	page->flags |= PG_kmemcg;
+	trace_memcg_kmem_commit(page, handle, order);
 }
 
 /*
@@ -194,6 +202,7 @@ static inline void memcg_kmem_uncharge_page(struct page *page, int order)
 	if (unlikely(!memcg))
 		panic("memcg_kmem_uncharge_page: pfn 0x%lx has PG_kmemcg but "
 		      "no domain", (unsigned long)page_to_pfn(page));
+	trace_memcg_kmem_uncharge(page, memcg, order);
 	flags = local_irq_save();
 	stocked = __stock_return_kmem(&memcg_stock[smp_processor_id()], memcg,
 				      nr_pages);

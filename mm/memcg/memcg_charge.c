@@ -48,6 +48,15 @@
  *     __free_pages: the page's fields reset (PG_kmemcg and page->memcg
  *     too), the pages back to the per-CPU list or the free lists
  *
+ * Tracepoints (kernel/trace/trace_events.h; README, "Watching the charge
+ * path") sit on these steps: mm_page_alloc as alloc_pages_raw and
+ * alloc_pages_accounted return; memcg_kmem_domain where new_page reads
+ * the domain (and at alloc_pages' root test, key on only);
+ * memcg_stock_consume in __consume_stock; res_counter_charge at each level
+ * of charge_tree; memcg_stock_refill and memcg_stock_drain in stock.c and
+ * __stock_return_kmem; memcg_kmem_commit and memcg_kmem_uncharge in the
+ * hooks. Each is a NOP while its event is off.
+ *
  * User pages (hog, cache) enter at mem_cgroup_try_charge, from
  * mm/memcg/user_memory.c; slab pages of a domain's child caches at
  * memcg_charge_kmem, from mm/memcg/memcg_slab.c.

@@ -36,6 +36,7 @@
 #include "kernel/locking/spinlock.h"
 #include "kernel/task.h"
 #include "kernel/task_ops.h"
+#include "kernel/trace/trace_events.h"
 #include "mm/memcg/kmem_hooks.h"
 #include "mm/memcg/memcg_oom.h"
 #include "mm/memcg/memcg_slab.h"
@@ -151,6 +152,7 @@ static struct mem_cgroup *mem_cgroup_free(struct mem_cgroup *memcg)
 		      (long long)res_counter_usage(&memcg->res));
 	}
 
+	trace_memcg_domain_free(memcg);
 	flags = spin_lock_irqsave(&memcg_list_lock);
 	list_del(&memcg->all_node);
 	spin_unlock_irqrestore(&memcg_list_lock, flags);
@@ -326,6 +328,8 @@ int mem_cgroup_create(struct mem_cgroup *parent, const char *name,
 	hierarchical = parent->use_hierarchy && !mem_cgroup_is_root(parent);
 	res_counter_init(&memcg->res, hierarchical ? &parent->res : NULL);
 	res_counter_init(&memcg->kmem, hierarchical ? &parent->kmem : NULL);
+	res_counter_set_owner(&memcg->res, memcg, "res");
+	res_counter_set_owner(&memcg->kmem, memcg, "kmem");
 	memcg->use_hierarchy = parent->use_hierarchy;
 	/* A child of an accounted domain is accounted from the start (the
 	 * 2012 series forgot this case). */
@@ -358,6 +362,7 @@ int mem_cgroup_destroy(struct mem_cgroup *memcg)
 	__atomic_sub_fetch(&nr_domains, 1, __ATOMIC_RELAXED);
 	__atomic_add_fetch(&nr_dying, 1, __ATOMIC_RELAXED);
 	memcg_tree_unlock();
+	trace_memcg_domain_dying(memcg);
 
 	drain_all_stock(memcg);
 	user_memory_move_parent(memcg);

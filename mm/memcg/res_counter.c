@@ -24,6 +24,8 @@
 
 #include <errno.h>
 
+#include "kernel/trace/trace_events.h"
+
 void res_counter_init(struct res_counter *counter, struct res_counter *parent)
 {
 	counter->usage = 0;
@@ -32,6 +34,8 @@ void res_counter_init(struct res_counter *counter, struct res_counter *parent)
 	counter->failcnt = 0;
 	counter->line = (struct line_owner){0};
 	counter->parent = parent;
+	counter->owner = NULL;
+	counter->name = NULL;
 }
 
 /*
@@ -86,10 +90,15 @@ charge_tree(struct res_counter *counter, int64_t val,
 
 	*limit_fail_at = NULL;
 	for (c = counter; c; c = c->parent) {
-		if (likely(charge_one(c, val)))
+		if (likely(charge_one(c, val))) {
+			trace_res_counter_charge(c, val, 0);
 			continue;
+		}
 		if (count_fail)
 			__atomic_add_fetch(&c->failcnt, 1, __ATOMIC_RELAXED);
+		/* -ENOMEM: refused, counted; -EAGAIN: a batch declined
+		 * quietly (the caller tries the exact charge next). */
+		trace_res_counter_charge(c, val, count_fail ? -ENOMEM : -EAGAIN);
 		*limit_fail_at = c;
 		/* Roll back the counters below the one that refused. */
 		for (u = counter; u != c; u = u->parent)

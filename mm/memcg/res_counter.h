@@ -28,6 +28,8 @@
 #include "kernel/platform.h"
 #include "mm/memcg/line_transfer.h"
 
+struct mem_cgroup;
+
 /* The limit of an unlimited counter: reads back as 9223372036854775807. */
 #define RES_COUNTER_MAX INT64_MAX
 
@@ -38,6 +40,11 @@ struct res_counter {
 	uint64_t failcnt;   /* charges refused because of this limit */
 	struct line_owner line;      /* who wrote the fields above last */
 	struct res_counter *parent;  /* charged with us; NULL at the top */
+	/* Whose counter this is, for the tracepoint res_counter_charge
+	 * (kernel/trace/): set by res_counter_set_owner; NULL, and no
+	 * name, for a counter of no domain (the host tests'). */
+	struct mem_cgroup *owner;
+	const char *name;            /* "res" or "kmem" */
 };
 
 /* The members res_counter_read_u64() can read (Linux's names). */
@@ -54,6 +61,18 @@ enum res_member {
  * @parent:  the counter every charge to @counter also goes to, or NULL
  */
 void res_counter_init(struct res_counter *counter, struct res_counter *parent);
+
+/* res_counter_set_owner - name the domain a counter belongs to, and which
+ * of its counters it is, for the trace (a counter charged for another
+ * domain, through set_active_memcg or up the hierarchy, still names its
+ * own). */
+static inline void res_counter_set_owner(struct res_counter *counter,
+					 struct mem_cgroup *owner,
+					 const char *name)
+{
+	counter->owner = owner;
+	counter->name = name;
+}
 
 /*
  * res_counter_charge - charge val bytes to counter and all its ancestors.

@@ -30,6 +30,7 @@
  */
 #include "mm/memcg/stock.h"
 
+#include "kernel/trace/trace_events.h"
 #include "mm/memcg/memcontrol.h"
 #include "mm/page.h"
 
@@ -100,6 +101,8 @@ void refill_stock(struct mem_cgroup *memcg, unsigned int nr_pages, bool kmem)
 	}
 	stock = &memcg_stock[smp_processor_id()];
 	if (stock->cached != memcg) {  /* another domain's: give it back */
+		trace_memcg_stock_drain_switch(stock->cached,
+					       stock->nr_pages + stock->nr_kmem);
 		drain_stock(stock);
 		stock->cached = memcg;
 	}
@@ -107,6 +110,9 @@ void refill_stock(struct mem_cgroup *memcg, unsigned int nr_pages, bool kmem)
 		stock->nr_kmem += nr_pages;
 	else
 		stock->nr_pages += nr_pages;
+	trace_memcg_stock_refill(memcg, nr_pages,
+				 kmem ? stock->nr_kmem : stock->nr_pages,
+				 kmem ? TRACE_REFILL_KMEM : TRACE_REFILL_RES);
 	local_irq_restore(flags);
 }
 
@@ -133,8 +139,11 @@ static void drain_local_stock(void *arg)
 	flags = local_irq_save();
 	stock = &memcg_stock[smp_processor_id()];
 	if (stock->cached &&
-	    (!top || res_counter_is_ancestor(&stock->cached->res, &top->res)))
+	    (!top || res_counter_is_ancestor(&stock->cached->res, &top->res))) {
+		trace_memcg_stock_drain_all(stock->cached,
+					    stock->nr_pages + stock->nr_kmem, top);
 		drain_stock(stock);
+	}
 	local_irq_restore(flags);
 }
 

@@ -34,6 +34,7 @@
 #include <stdbool.h>
 
 #include "kernel/platform.h"
+#include "kernel/trace/trace_events.h"
 
 struct mem_cgroup;
 
@@ -89,9 +90,15 @@ static inline bool __consume_stock(struct memcg_stock_pcp *stock,
 {
 	unsigned int *pool = kmem ? &stock->nr_kmem : &stock->nr_pages;
 
-	if (stock->cached != memcg || *pool < nr_pages)
+	if (stock->cached != memcg || *pool < nr_pages) {
+		trace_memcg_stock_consume(memcg, nr_pages, stock,
+					  kmem ? TRACE_STOCK_KMEM : 0);
 		return false;
+	}
 	*pool -= nr_pages;
+	trace_memcg_stock_consume(memcg, nr_pages, stock,
+				  TRACE_STOCK_HIT |
+				  (kmem ? TRACE_STOCK_KMEM : 0));
 	return true;
 }
 
@@ -126,10 +133,16 @@ static inline bool __stock_return_kmem(struct memcg_stock_pcp *stock,
 				       struct mem_cgroup *memcg,
 				       unsigned int nr_pages)
 {
-	if (stock->cached != memcg ||
-	    stock->nr_kmem + nr_pages > READ_ONCE(stock_kmem_high))
+	if (stock->cached != memcg)
 		return false;
+	if (stock->nr_kmem + nr_pages > READ_ONCE(stock_kmem_high)) {
+		/* Full: the page's charge goes to the counters instead. */
+		trace_memcg_stock_drain_over(memcg, nr_pages, stock->nr_kmem);
+		return false;
+	}
 	stock->nr_kmem += nr_pages;
+	trace_memcg_stock_refill(memcg, nr_pages, stock->nr_kmem,
+				 TRACE_REFILL_FREED);
 	return true;
 }
 

@@ -1,0 +1,495 @@
+// SPDX-License-Identifier: MIT
+/*
+ * kernel/trace/trace_events.c - the events of the accounting path: each
+ * one's static key, its recorder (__trace_EVENT, called from the site when
+ * the key is on) and how it prints (Linux: the TRACE_EVENT definitions in
+ * include/trace/events/kmem.h, their TP_fast_assign and TP_printk).
+ *
+ * A recorder runs in the context of the code it watches - interrupts off,
+ * a counter's lock held, in the middle of a page allocation - so it only
+ * copies: numbers into arg[], a domain's path into domain[] (the domain may
+ * be gone by the time the trace is read). It takes no lock but its CPU's
+ * ring's, and allocates nothing.
+ *
+ * Where each site is, and the Linux tracepoint it stands for, is listed
+ * in README.md, "Watching the charge path".
+ */
+#include "kernel/trace/trace.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "kernel/lib/errno_name.h"
+#include "kernel/task.h"
+#include "mm/memcg/memcontrol.h"
+#include "mm/memcg/res_counter.h"
+#include "mm/memcg/stock.h"
+#include "mm/page.h"
+
+#define TRACE_DEFINE_KEY(system, name) DEFINE_STATIC_KEY_FALSE(trace_##name##_key);
+TRACE_EVENT_LIST(TRACE_DEFINE_KEY)
+#undef TRACE_DEFINE_KEY
+
+/*
+ * TRACE_THUNK(fn) - fn_thunk, which the sites call (trace_events.h): save
+ * the registers a C function may change (rax, rcx, rdx, rsi, rdi, r8-r11;
+ * the arguments are already in rdi..r8), align the stack to 16 bytes as
+ * the C calling convention wants, call fn, restore. rbp keeps the frame
+ * chain for backtraces.
+ */
+#define TRACE_THUNK(fn)                                                   \
+	__asm__(".pushsection .text\n"                                    \
+		".globl " #fn "_thunk\n"                                  \
+		".type " #fn "_thunk, @function\n"                        \
+		#fn "_thunk:\n"                                           \
+		"\tpush %rbp\n\tmov %rsp, %rbp\n"                         \
+		"\tpush %rax\n\tpush %rcx\n\tpush %rdx\n\tpush %rsi\n"     \
+		"\tpush %rdi\n\tpush %r8\n\tpush %r9\n\tpush %r10\n"       \
+		"\tpush %r11\n"                                           \
+		"\tand $-16, %rsp\n"                                      \
+		"\tcall " #fn "\n"                                        \
+		"\tlea -72(%rbp), %rsp\n"                                 \
+		"\tpop %r11\n\tpop %r10\n\tpop %r9\n\tpop %r8\n"           \
+		"\tpop %rdi\n\tpop %rsi\n\tpop %rdx\n\tpop %rcx\n"         \
+		"\tpop %rax\n\tpop %rbp\n\tret\n"                           \
+		".size " #fn "_thunk, . - " #fn "_thunk\n"                \
+		".popsection\n")
+
+TRACE_THUNK(__trace_mm_page_alloc);
+TRACE_THUNK(__trace_memcg_kmem_domain);
+TRACE_THUNK(__trace_memcg_stock_consume);
+TRACE_THUNK(__trace_memcg_stock_refill);
+TRACE_THUNK(__trace_memcg_stock_drain_switch);
+TRACE_THUNK(__trace_memcg_stock_drain_all);
+TRACE_THUNK(__trace_memcg_stock_drain_over);
+TRACE_THUNK(__trace_res_counter_charge);
+TRACE_THUNK(__trace_memcg_kmem_commit);
+TRACE_THUNK(__trace_memcg_kmem_uncharge);
+TRACE_THUNK(__trace_task_fork_refused);
+TRACE_THUNK(__trace_memcg_domain_dying);
+TRACE_THUNK(__trace_memcg_domain_free);
+TRACE_THUNK(__trace_static_key_patch);
+
+/* --- helpers ------------------------------------------------------------- */
+
+static void set_domain(struct trace_entry *e, struct mem_cgroup *memcg)
+{
+	if (memcg)
+		mem_cgroup_path(memcg, e->domain, sizeof(e->domain));
+	else
+		strcpy(e->domain, "none");
+}
+
+static uint64_t pfn_of(const struct page *page)
+{
+	return page ? page_to_pfn(page) : ~0ull;
+}
+
+/* "pfn=0x1234", or "pfn=none" for an allocation that failed. */
+static const char *pfn_str(uint64_t pfn, char *buf, size_t size)
+{
+	if (pfn == ~0ull)
+		snprintf(buf, size, "none");
+	else
+		snprintf(buf, size, "0x%llx", (unsigned long long)pfn);
+	return buf;
+}
+
+/* A counter's usage or limit in bytes; "unlimited" for RES_COUNTER_MAX. */
+static const char *bytes_str(uint64_t v, char *buf, size_t size)
+{
+	if (v == (uint64_t)RES_COUNTER_MAX)
+		snprintf(buf, size, "unlimited");
+	else
+		snprintf(buf, size, "%llu", (unsigned long long)v);
+	return buf;
+}
+
+#define BEGIN(event)                                                     \
+	unsigned long flags;                                             \
+	struct trace_entry *e = trace_record_begin(TRACE_##event, &flags); \
+	if (!e)                                                          \
+		return
+
+/* --- kmem:mm_page_alloc ----------------------------------------------------- */
+
+void __trace_mm_page_alloc(struct page *page, unsigned int order, gfp_t gfp)
+{
+	BEGIN(mm_page_alloc);
+	e->arg[0] = order;
+	e->arg[1] = gfp;
+	e->arg[2] = pfn_of(page);
+	trace_record_end(flags);
+}
+
+static void print_mm_page_alloc(const struct trace_entry *e, char *buf,
+				size_t size)
+{
+	char pfn[24];
+
+	snprintf(buf, size, "order=%llu gfp=0x%llx pfn=%s",
+		 (unsigned long long)e->arg[0], (unsigned long long)e->arg[1],
+		 pfn_str(e->arg[2], pfn, sizeof(pfn)));
+}
+
+/* --- memcg:memcg_kmem_domain ------------------------------------------------ */
+
+/* Why nobody pays (memcg_kmem_current_domain's reasons, in its order). */
+enum { PAYS, NOFAIL, INTERRUPT, NO_TASK, SYSTEM_TASK, ROOT, NOT_ACCOUNTED };
+static const char *const why_not[] = {
+	[PAYS] = "", [NOFAIL] = "nofail", [INTERRUPT] = "interrupt",
+	[NO_TASK] = "early_boot", [SYSTEM_TASK] = "system_task",
+	[ROOT] = "root", [NOT_ACCOUNTED] = "not_accounted",
+};
+
+void __trace_memcg_kmem_domain(gfp_t gfp, int order, struct mem_cgroup *memcg)
+{
+	struct task *task = current;
+	struct mem_cgroup *in = memcg;
+	int why = PAYS;
+
+	/* The hooks pass the domain they will charge if it is accounted
+	 * (memcg_kmem_new_page, mm/memcg/kmem_hooks.h), or NULL where
+	 * nobody pays before any domain is read (__GFP_NOFAIL, interrupt
+	 * context; the root test in alloc_pages). Find which of the
+	 * decision's tests says no, from the same facts (the task cannot
+	 * have moved meanwhile: we are on its own path, between its test
+	 * and its charge). */
+	if (!in) {
+		if (gfp & __GFP_NOFAIL)
+			why = NOFAIL;
+		else if (in_interrupt())
+			why = INTERRUPT;
+		else if (!task)
+			why = NO_TASK;
+		else if (!(in = READ_ONCE(task->active_memcg)) &&
+			 (task->flags & TASK_SYSTEM))
+			why = SYSTEM_TASK;
+		else if (!in)
+			in = READ_ONCE(task->memcg);
+	}
+	if (why == PAYS && (!in || mem_cgroup_is_root(in)))
+		why = ROOT;
+	else if (why == PAYS && !memcg_kmem_is_accounted(in))
+		why = NOT_ACCOUNTED;
+
+	BEGIN(memcg_kmem_domain);
+	e->arg[0] = (uint64_t)order;
+	e->arg[1] = gfp;
+	e->arg[2] = (uint64_t)why;
+	set_domain(e, in);
+	trace_record_end(flags);
+}
+
+static void print_memcg_kmem_domain(const struct trace_entry *e, char *buf,
+				    size_t size)
+{
+	unsigned int why = (unsigned int)e->arg[2];
+
+	if (why == PAYS)
+		snprintf(buf, size, "order=%llu gfp=0x%llx pays=%s",
+			 (unsigned long long)e->arg[0],
+			 (unsigned long long)e->arg[1], e->domain);
+	else
+		snprintf(buf, size, "order=%llu gfp=0x%llx pays=nobody "
+			 "reason=%s domain=%s", (unsigned long long)e->arg[0],
+			 (unsigned long long)e->arg[1],
+			 why < ARRAY_SIZE(why_not) ? why_not[why] : "?",
+			 e->domain);
+}
+
+/* --- memcg:memcg_stock_consume ---------------------------------------------- */
+
+void __trace_memcg_stock_consume(struct mem_cgroup *memcg,
+				 unsigned int nr_pages,
+				 struct memcg_stock_pcp *stock,
+				 unsigned int how)
+{
+	struct mem_cgroup *cached = stock->cached;
+	unsigned int stocked = how & TRACE_STOCK_KMEM ? stock->nr_kmem :
+							 stock->nr_pages;
+
+	BEGIN(memcg_stock_consume);
+	e->arg[0] = nr_pages;
+	e->arg[1] = how;
+	/* What the stock holds now: after a hit, what is left. */
+	e->arg[2] = stocked;
+	e->arg[3] = cached == memcg;  /* stocked for this domain? */
+	e->arg[4] = cached != NULL;
+	set_domain(e, memcg);
+	trace_record_end(flags);
+}
+
+static void print_memcg_stock_consume(const struct trace_entry *e, char *buf,
+				      size_t size)
+{
+	const char *holds = !e->arg[4] ? "nothing" :
+			    e->arg[3] ? "this domain" : "another domain";
+
+	snprintf(buf, size, "domain=%s pages=%llu kind=%s %s stock=%llu (%s)",
+		 e->domain, (unsigned long long)e->arg[0],
+		 e->arg[1] & TRACE_STOCK_KMEM ? "kmem" : "res",
+		 e->arg[1] & TRACE_STOCK_HIT ? "hit" : "miss",
+		 (unsigned long long)e->arg[2], holds);
+}
+
+/* --- memcg:memcg_stock_refill ----------------------------------------------- */
+
+void __trace_memcg_stock_refill(struct mem_cgroup *memcg,
+				unsigned int nr_pages, unsigned int stocked,
+				int how)
+{
+	BEGIN(memcg_stock_refill);
+	e->arg[0] = nr_pages;
+	e->arg[1] = stocked;
+	e->arg[2] = (uint64_t)how;
+	set_domain(e, memcg);
+	trace_record_end(flags);
+}
+
+static void print_memcg_stock_refill(const struct trace_entry *e, char *buf,
+				     size_t size)
+{
+	static const char *const from[] = {
+		[TRACE_REFILL_RES] = "kind=res from=batch",
+		[TRACE_REFILL_KMEM] = "kind=kmem from=batch",
+		[TRACE_REFILL_FREED] = "kind=kmem from=freed_page",
+	};
+
+	snprintf(buf, size, "domain=%s pages=%llu stock=%llu %s", e->domain,
+		 (unsigned long long)e->arg[0], (unsigned long long)e->arg[1],
+		 e->arg[2] < ARRAY_SIZE(from) ? from[e->arg[2]] : "?");
+}
+
+/* --- memcg:memcg_stock_drain ------------------------------------------------ */
+
+enum { DRAIN_SWITCH, DRAIN_OVER_LIMIT, DRAIN_DYING, DRAIN_STOCK_OFF,
+       DRAIN_OVER_THRESHOLD };
+static const char *const drain_why[] = {
+	[DRAIN_SWITCH] = "another_domain", [DRAIN_OVER_LIMIT] = "over_limit",
+	[DRAIN_DYING] = "domain_dying", [DRAIN_STOCK_OFF] = "stock_off",
+	[DRAIN_OVER_THRESHOLD] = "over_threshold",
+};
+
+static void record_drain(struct mem_cgroup *cached, unsigned int stocked,
+			 int why, struct mem_cgroup *top)
+{
+	BEGIN(memcg_stock_drain);
+	e->arg[0] = stocked;
+	e->arg[1] = (uint64_t)why;
+	set_domain(e, cached);
+	trace_record_end(flags);
+}
+
+void __trace_memcg_stock_drain_switch(struct mem_cgroup *cached,
+				      unsigned int stocked)
+{
+	if (cached)  /* an empty stock taking its first domain: no drain */
+		record_drain(cached, stocked, DRAIN_SWITCH, NULL);
+}
+
+void __trace_memcg_stock_drain_all(struct mem_cgroup *cached,
+				   unsigned int stocked,
+				   struct mem_cgroup *top)
+{
+	int why;
+
+	/* drain_local_stock drains only a stock of top's subtree. */
+	if (!cached || (top && !res_counter_is_ancestor(&cached->res,
+							&top->res)))
+		return;
+	why = !top ? DRAIN_STOCK_OFF :
+	      __atomic_load_n(&top->dying, __ATOMIC_ACQUIRE) ? DRAIN_DYING :
+							     DRAIN_OVER_LIMIT;
+	record_drain(cached, stocked, why, top);
+}
+
+void __trace_memcg_stock_drain_over(struct mem_cgroup *memcg,
+				    unsigned int nr_pages,
+				    unsigned int stocked)
+{
+	(void)stocked;  /* at the threshold: stock_kmem_high */
+	record_drain(memcg, nr_pages, DRAIN_OVER_THRESHOLD, NULL);
+}
+
+static void print_memcg_stock_drain(const struct trace_entry *e, char *buf,
+				    size_t size)
+{
+	unsigned int why = (unsigned int)e->arg[1];
+
+	snprintf(buf, size, "domain=%s pages=%llu reason=%s", e->domain,
+		 (unsigned long long)e->arg[0],
+		 why < ARRAY_SIZE(drain_why) ? drain_why[why] : "?");
+}
+
+/* --- memcg:res_counter_charge ------------------------------------------------- */
+
+void __trace_res_counter_charge(struct res_counter *counter, long long val,
+				int ret)
+{
+	BEGIN(res_counter_charge);
+	e->arg[0] = (uint64_t)val / PAGE_SIZE;
+	e->arg[1] = (uint64_t)READ_ONCE(counter->usage);
+	e->arg[2] = (uint64_t)READ_ONCE(counter->limit);
+	e->arg[3] = ret == 0 ? 0 : ret == -EAGAIN ? 2 : 1;
+	/* The counter names its own domain and kind (res_counter_set_owner):
+	 * right for a charge made on another domain's behalf
+	 * (set_active_memcg) and for each ancestor up the hierarchy. */
+	e->arg[4] = !counter->name ? 2 : !strcmp(counter->name, "kmem");
+	if (counter->owner)
+		set_domain(e, counter->owner);
+	else
+		snprintf(e->domain, sizeof(e->domain), "%p", (void *)counter);
+	trace_record_end(flags);
+}
+
+static void print_res_counter_charge(const struct trace_entry *e, char *buf,
+				     size_t size)
+{
+	static const char *const name[] = {"res", "kmem", "?"};
+	char usage[24], limit[24];
+
+	snprintf(buf, size, "counter=%s domain=%s pages=%llu usage=%s "
+		 "limit=%s %s", name[e->arg[4] < 3 ? e->arg[4] : 2], e->domain,
+		 (unsigned long long)e->arg[0],
+		 bytes_str(e->arg[1], usage, sizeof(usage)),
+		 bytes_str(e->arg[2], limit, sizeof(limit)),
+		 e->arg[3] == 0 ? "charged" :
+		 e->arg[3] == 2 ? "declined (a batch: not in failcnt)" :
+				  "REFUSED");
+}
+
+/* --- memcg:memcg_kmem_commit, memcg:memcg_kmem_uncharge ---------------------- */
+
+static void record_page(enum trace_event_id id, struct page *page,
+			struct mem_cgroup *memcg, int order)
+{
+	unsigned long flags;
+	struct trace_entry *e = trace_record_begin(id, &flags);
+
+	if (!e)
+		return;
+	e->arg[0] = pfn_of(page);
+	e->arg[1] = (uint64_t)order;
+	set_domain(e, memcg);
+	trace_record_end(flags);
+}
+
+void __trace_memcg_kmem_commit(struct page *page, struct mem_cgroup *memcg,
+			       int order)
+{
+	record_page(TRACE_memcg_kmem_commit, page, memcg, order);
+}
+
+void __trace_memcg_kmem_uncharge(struct page *page, struct mem_cgroup *memcg,
+				 int order)
+{
+	record_page(TRACE_memcg_kmem_uncharge, page, memcg, order);
+}
+
+static void print_page(const struct trace_entry *e, char *buf, size_t size)
+{
+	char pfn[24];
+
+	if (e->event == TRACE_memcg_kmem_commit && e->arg[0] == ~0ull)
+		snprintf(buf, size, "domain=%s order=%llu pfn=none "
+			 "(allocation failed: charge reverted)", e->domain,
+			 (unsigned long long)e->arg[1]);
+	else
+		snprintf(buf, size, "domain=%s order=%llu pfn=%s", e->domain,
+			 (unsigned long long)e->arg[1],
+			 pfn_str(e->arg[0], pfn, sizeof(pfn)));
+}
+
+/* --- task:task_fork_refused ------------------------------------------------- */
+
+void __trace_task_fork_refused(struct mem_cgroup *memcg, int err)
+{
+	if (err >= 0)
+		return;  /* the fork worked */
+	BEGIN(task_fork_refused);
+	e->arg[0] = (uint64_t)-err;
+	set_domain(e, memcg);
+	trace_record_end(flags);
+}
+
+static void print_task_fork_refused(const struct trace_entry *e, char *buf,
+				    size_t size)
+{
+	snprintf(buf, size, "domain=%s err=%s", e->domain,
+		 errno_name((int)e->arg[0]));
+}
+
+/* --- memcg:memcg_domain_dying, memcg:memcg_domain_free ------------------------ */
+
+static void record_domain(enum trace_event_id id, struct mem_cgroup *memcg)
+{
+	unsigned long flags;
+	struct trace_entry *e = trace_record_begin(id, &flags);
+
+	if (!e)
+		return;
+	e->arg[0] = (uint64_t)READ_ONCE(memcg->kmem.usage);
+	e->arg[1] = (uint64_t)READ_ONCE(memcg->res.usage);
+	set_domain(e, memcg);
+	trace_record_end(flags);
+}
+
+void __trace_memcg_domain_dying(struct mem_cgroup *memcg)
+{
+	record_domain(TRACE_memcg_domain_dying, memcg);
+}
+
+void __trace_memcg_domain_free(struct mem_cgroup *memcg)
+{
+	record_domain(TRACE_memcg_domain_free, memcg);
+}
+
+static void print_domain(const struct trace_entry *e, char *buf, size_t size)
+{
+	snprintf(buf, size, "domain=%s kmem_usage=%llu res_usage=%llu",
+		 e->domain, (unsigned long long)e->arg[0],
+		 (unsigned long long)e->arg[1]);
+}
+
+/* --- static_key:static_key_patch ---------------------------------------------- */
+
+void __trace_static_key_patch(struct static_key *key, bool enable)
+{
+	BEGIN(static_key_patch);
+	e->arg[0] = enable;
+	e->arg[1] = key->nr_entries;
+	/* The key's name, in the domain field (keys live for ever, but the
+	 * entry is a copy like every other). */
+	snprintf(e->domain, sizeof(e->domain), "%s",
+		 key->name ? key->name : "?");
+	trace_record_end(flags);
+}
+
+static void print_static_key_patch(const struct trace_entry *e, char *buf,
+				   size_t size)
+{
+	snprintf(buf, size, "key=%s sites=%llu to=%s", e->domain,
+		 (unsigned long long)e->arg[1], e->arg[0] ? "jmp" : "nop");
+}
+
+/* --- the table ------------------------------------------------------------- */
+
+#define EV(sys, ev, printer) \
+	[TRACE_##ev] = {#sys, #ev, &trace_##ev##_key, printer}
+
+const struct trace_event trace_events[NR_TRACE_EVENTS] = {
+	EV(kmem, mm_page_alloc, print_mm_page_alloc),
+	EV(memcg, memcg_kmem_domain, print_memcg_kmem_domain),
+	EV(memcg, memcg_stock_consume, print_memcg_stock_consume),
+	EV(memcg, memcg_stock_refill, print_memcg_stock_refill),
+	EV(memcg, memcg_stock_drain, print_memcg_stock_drain),
+	EV(memcg, res_counter_charge, print_res_counter_charge),
+	EV(memcg, memcg_kmem_commit, print_page),
+	EV(memcg, memcg_kmem_uncharge, print_page),
+	EV(task, task_fork_refused, print_task_fork_refused),
+	EV(memcg, memcg_domain_dying, print_domain),
+	EV(memcg, memcg_domain_free, print_domain),
+	EV(static_key, static_key_patch, print_static_key_patch),
+};
