@@ -99,7 +99,7 @@ static int tracing_on_read(struct ctl_node *file, char *buf, size_t size)
 
 static int tracing_on_write(struct ctl_node *file, const char *value)
 {
-	if (strcmp(value, "0") && strcmp(value, "1"))
+	if (strcmp(value, "0") != 0 && strcmp(value, "1") != 0)
 		return ctl_error(EINVAL, "write 1 (record) or 0 (stop), not "
 				 "'%.40s'", value);
 	trace_set_on(value[0] == '1');
