@@ -22,6 +22,12 @@
  *   void local_irq_restore(unsigned long);
  *   bool in_interrupt(void);              running in an interrupt handler?
  *   void cpu_relax(void);                 spin-wait hint (pause)
+ *   void *this_cpu_area(void);            this CPU's CPU_AREA_SIZE bytes for
+ *                                         the per-CPU data of a hot path
+ *                                         (cache-line aligned; in the
+ *                                         kernel, part of the struct cpu
+ *                                         that %gs points at: one load)
+ *   void *cpu_area(unsigned int cpu);     the same bytes of any CPU
  *   struct task *get_current(void);       the running task (never NULL once
  *                                         the scheduler runs; host: set by
  *                                         the test with host_set_current())
@@ -46,6 +52,7 @@
 #include <stdint.h>
 
 #define NR_CPUS 64
+#define CPU_AREA_SIZE 64  /* this_cpu_area() */
 #define CACHELINE_SIZE 64
 #define __cacheline_aligned __attribute__((aligned(CACHELINE_SIZE)))
 

@@ -63,11 +63,62 @@ static const char *key_name(const struct static_key *key)
 	return key->name ? key->name : "(unnamed key)";
 }
 
-/* jump_label_update - make every site of key what its count says. */
-static void jump_label_update(struct static_key *key, bool enable)
+/* The whole table of sites, for the sites that several keys share. */
+static struct jump_entry *jump_table_start, *jump_table_stop;
+
+/*
+ * site_held_by_other_key - is e's site also a site of another key whose
+ * count is above zero (static_branch_unlikely_any)? Then it is a jump
+ * already, and must stay one: key's transition leaves it alone. A scan
+ * of the whole table, on the slow path of a transition only.
+ */
+static bool site_held_by_other_key(const struct jump_entry *e,
+				   const struct static_key *key)
 {
-	if (static_key_table_ready && key->nr_entries)
-		arch_jump_label_transform(key->entries, key->nr_entries, enable);
+	uintptr_t code = jump_entry_code(e);
+
+	for (const struct jump_entry *f = jump_table_start;
+	     f < jump_table_stop; f++) {
+		const struct static_key *other = jump_entry_key(f);
+
+		if (other != key && jump_entry_code(f) == code &&
+		    __atomic_load_n(&other->enabled, __ATOMIC_RELAXED) > 0)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * jump_label_update - make every site of key what its count says, but a
+ * shared site that another key holds on. The sites to patch go to the
+ * architecture in runs of neighbouring entries, each run one patch.
+ * at_boot: static_key_init_table is bringing the sites in line with
+ * counts taken before it ran; a shared site whose other key is on may not
+ * be patched yet, so what counts then is whether the site is a jump
+ * already.
+ */
+static void jump_label_update(struct static_key *key, bool enable,
+			      bool at_boot)
+{
+	struct jump_entry *run = NULL;
+
+	if (!static_key_table_ready || !key->nr_entries)
+		goto out;
+	for (unsigned int i = 0; i <= key->nr_entries; i++) {
+		struct jump_entry *e = key->entries + i;
+		bool skip = i == key->nr_entries ||
+			    (at_boot ? jump_site_state(e) == JUMP_SITE_JMP :
+				       site_held_by_other_key(e, key));
+
+		if (!skip && !run)
+			run = e;
+		if (skip && run) {
+			arch_jump_label_transform(run, (unsigned int)(e - run),
+						  enable);
+			run = NULL;
+		}
+	}
+out:
 	trace_static_key_patch(key, enable);
 }
 
@@ -85,7 +136,7 @@ void static_key_slow_inc(struct static_key *key)
 	 * site still says "off" (/proc/static_keys is read under the lock;
 	 * the host build's branch reads the count). */
 	if (count == 0)
-		jump_label_update(key, true);
+		jump_label_update(key, true, false);
 	__atomic_store_n(&key->enabled, count + 1, __ATOMIC_RELEASE);
 	static_key_lock_give(flags);
 }
@@ -103,7 +154,7 @@ void static_key_slow_dec(struct static_key *key)
 	}
 	__atomic_store_n(&key->enabled, count - 1, __ATOMIC_RELEASE);
 	if (count == 1)
-		jump_label_update(key, false);
+		jump_label_update(key, false, false);
 	static_key_lock_give(flags);
 }
 
@@ -128,6 +179,8 @@ void static_key_init_table(struct jump_entry *start, struct jump_entry *stop)
 
 	jump_table_sort(start, stop);
 	jump_table_assign(start, stop);
+	jump_table_start = start;
+	jump_table_stop = stop;
 	for (struct jump_entry *e = start; e < stop; e++) {
 		struct static_key *key = jump_entry_key(e);
 
@@ -147,7 +200,7 @@ void static_key_init_table(struct jump_entry *start, struct jump_entry *stop)
 		struct static_key *key = jump_entry_key(e);
 
 		if (e == key->entries && key->enabled > 0)
-			jump_label_update(key, true);
+			jump_label_update(key, true, true);
 	}
 	static_key_lock_give(flags);
 }

@@ -59,12 +59,43 @@ static_branch_unlikely(struct static_key *key)
 {
 	return arch_static_branch(key);
 }
+#define __static_branch_any(a, b, c, d, n, ...) \
+	arch_static_branch_any##n
 #else
 static inline bool static_branch_unlikely(struct static_key *key)
 {
 	return unlikely(__atomic_load_n(&key->enabled, __ATOMIC_RELAXED) > 0);
 }
+
+static inline bool static_key_any_on(struct static_key *const *keys,
+				     unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++)
+		if (__atomic_load_n(&keys[i]->enabled, __ATOMIC_RELAXED) > 0)
+			return true;
+	return false;
+}
+#define arch_static_branch_any2(a, b) \
+	static_key_any_on((struct static_key *const[]){a, b}, 2)
+#define arch_static_branch_any3(a, b, c) \
+	static_key_any_on((struct static_key *const[]){a, b, c}, 3)
+#define arch_static_branch_any4(a, b, c, d) \
+	static_key_any_on((struct static_key *const[]){a, b, c, d}, 4)
+#define __static_branch_any(a, b, c, d, n, ...) \
+	arch_static_branch_any##n
 #endif
+
+/*
+ * static_branch_unlikely_any(&k1, &k2, ...) - one site that belongs to two
+ * to four keys: the NOP while all of them are off, the jump while any is
+ * on. Each key lists the site among its own (/proc/static_keys), and a
+ * key switched off leaves the site a jump while another key of it is
+ * still on (jump_label_update). For a path so hot that one NOP per key
+ * would show in its instruction count: the tracepoints of the stock hit
+ * share one site (kernel/trace/trace_events.h).
+ */
+#define static_branch_unlikely_any(...) \
+	__static_branch_any(__VA_ARGS__, 4, 3, 2, 1, 0)(__VA_ARGS__)
 
 /*
  * static_key_slow_inc - take a reference on key; the first one switches

@@ -360,12 +360,15 @@ __alloc_pages(gfp_t gfp, unsigned int order)
 	return page;
 }
 
+/* alloc_pages_raw - an allocation that nobody pays for. */
 static __attribute__((noinline)) struct page *
 alloc_pages_raw(gfp_t gfp, unsigned int order)
 {
 	struct page *page = __alloc_pages(gfp, order);
 
-	trace_mm_page_alloc(page, order, gfp);
+	/* mm_page_alloc; and memcg_kmem_domain (pays=nobody) for the
+	 * root's accounted allocations: one site for both. */
+	trace_mm_page_alloc_unaccounted(page, order, gfp);
 	return page;
 }
 
@@ -380,21 +383,29 @@ alloc_pages_accounted(gfp_t gfp, unsigned int order)
 	struct mem_cgroup *handle;
 	struct page *page;
 
-	if (!memcg_kmem_new_page(gfp, &handle, order))
-		return NULL;  /* refused: the domain is at its limit */
-	page = __alloc_pages(gfp, order);
-	memcg_kmem_commit_page(page, handle, order);
-	trace_mm_page_alloc(page, order, gfp);
-	return page;
-}
-
-/* alloc_pages_root_traced - the root's allocation while memcg_kmem_domain
- * is on: record who pays (nobody: the recorder finds why), then allocate. */
-static __attribute__((noinline, cold)) struct page *
-alloc_pages_root_traced(gfp_t gfp, unsigned int order)
-{
-	trace_memcg_kmem_domain(gfp, order, NULL);
-	return alloc_pages_raw(gfp, order);
+	switch (memcg_kmem_new_page(gfp, &handle, order)) {
+	case MEMCG_KMEM_REFUSED:
+		return NULL;  /* the domain is at its limit */
+	case MEMCG_KMEM_FROM_STOCK:
+		/* The common case: this CPU's stock held the charge. Its
+		 * four events share the one site below, passed on the way
+		 * out (kernel/trace/trace_events.h). */
+		page = __alloc_pages(gfp, order);
+		if (likely(page)) {
+			__memcg_kmem_commit_page(page, handle, order);
+			trace_memcg_kmem_stock_alloc(page, handle, order, gfp);
+			return page;
+		}
+		trace_memcg_kmem_stock_alloc(NULL, handle, order, gfp);
+		__memcg_kmem_cancel_page(handle, order);
+		return NULL;
+	default:
+		/* Charged to the counters, or to nobody (handle NULL). */
+		page = __alloc_pages(gfp, order);
+		memcg_kmem_commit_page(page, handle, order);
+		trace_mm_page_alloc(page, order, gfp);
+		return page;
+	}
 }
 
 struct page *alloc_pages(gfp_t gfp, unsigned int order)
@@ -404,16 +415,9 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 	/* A 5-byte NOP until the first kmem limit is set (SPEC 1); then
 	 * what is not charged - no __GFP_KMEMCG, or a task of the root, the
 	 * common case - is sent on before anything else. */
-	if (memcg_kmem_enabled() && (gfp & __GFP_KMEMCG)) {
-		if (!memcg_kmem_skip_root())
-			return alloc_pages_accounted(gfp, order);
-		/* Nobody pays: the root (or a system task, which lives
-		 * there). The event's site is a jump to a function that
-		 * records it: gfp and order stay where they are, and the
-		 * paths that do not trace pay the NOP alone. */
-		if (trace_memcg_kmem_domain_enabled())
-			return alloc_pages_root_traced(gfp, order);
-	}
+	if (memcg_kmem_enabled() && (gfp & __GFP_KMEMCG) &&
+	    !memcg_kmem_skip_root())
+		return alloc_pages_accounted(gfp, order);
 	return alloc_pages_raw(gfp, order);
 }
 

@@ -38,6 +38,52 @@ l_yes:
 }
 
 /*
+ * arch_static_branch_any2/3/4 - one site shared by two to four keys: the
+ * same NOP, and one table entry per key, all with the same code and
+ * target (kernel/static_key.h, static_branch_unlikely_any).
+ */
+#define __JUMP_ENTRY(n) \
+	".balign 8\n\t.long 1b - ., %l[l_yes] - .\n\t.quad %c" #n " - .\n\t"
+#define __JUMP_SITE_BEGIN \
+	"1: .byte 0x0f, 0x1f, 0x44, 0x00, 0x00\n\t" \
+	".pushsection __jump_table, \"aw\"\n\t"
+
+static __attribute__((always_inline)) inline bool
+arch_static_branch_any2(struct static_key *a, struct static_key *b)
+{
+	__asm__ goto(__JUMP_SITE_BEGIN __JUMP_ENTRY(0) __JUMP_ENTRY(1)
+		     ".popsection"
+		     : : "i"(a), "i"(b) : : l_yes);
+	return false;
+l_yes:
+	return true;
+}
+
+static __attribute__((always_inline)) inline bool
+arch_static_branch_any3(struct static_key *a, struct static_key *b,
+			struct static_key *c)
+{
+	__asm__ goto(__JUMP_SITE_BEGIN __JUMP_ENTRY(0) __JUMP_ENTRY(1)
+		     __JUMP_ENTRY(2) ".popsection"
+		     : : "i"(a), "i"(b), "i"(c) : : l_yes);
+	return false;
+l_yes:
+	return true;
+}
+
+static __attribute__((always_inline)) inline bool
+arch_static_branch_any4(struct static_key *a, struct static_key *b,
+			struct static_key *c, struct static_key *d)
+{
+	__asm__ goto(__JUMP_SITE_BEGIN __JUMP_ENTRY(0) __JUMP_ENTRY(1)
+		     __JUMP_ENTRY(2) __JUMP_ENTRY(3) ".popsection"
+		     : : "i"(a), "i"(b), "i"(c), "i"(d) : : l_yes);
+	return false;
+l_yes:
+	return true;
+}
+
+/*
  * jump_label_init - at boot, after paging_init and before anything takes
  * a key: prepare the text-patching alias, claim #BP, and sort and assign
  * the kernel's table of sites (static_key_init_table).

@@ -88,6 +88,16 @@ static inline void cpu_relax(void)
 	__asm__ volatile("pause" ::: "memory");
 }
 
+static inline void *this_cpu_area(void)
+{
+	return this_cpu()->area;
+}
+
+static inline void *cpu_area(unsigned int cpu)
+{
+	return cpus[cpu].area;
+}
+
 static inline struct task *get_current(void)
 {
 	struct task *task;

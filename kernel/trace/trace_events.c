@@ -22,6 +22,7 @@
 
 #include "kernel/lib/errno_name.h"
 #include "kernel/task.h"
+#include "mm/memcg/kmem_hooks.h"
 #include "mm/memcg/memcontrol.h"
 #include "mm/memcg/res_counter.h"
 #include "mm/memcg/stock.h"
@@ -70,6 +71,9 @@ TRACE_THUNK(__trace_task_fork_refused);
 TRACE_THUNK(__trace_memcg_domain_dying);
 TRACE_THUNK(__trace_memcg_domain_free);
 TRACE_THUNK(__trace_static_key_patch);
+TRACE_THUNK(__trace_mm_page_alloc_unaccounted);
+TRACE_THUNK(__trace_memcg_kmem_stock_alloc);
+TRACE_THUNK(__trace_memcg_kmem_stock_free);
 
 /* --- helpers ------------------------------------------------------------- */
 
@@ -386,6 +390,61 @@ void __trace_memcg_kmem_uncharge(struct page *page, struct mem_cgroup *memcg,
 				 int order)
 {
 	record_page(TRACE_memcg_kmem_uncharge, page, memcg, order);
+}
+
+/* --- the shared sites (trace_events.h, TRACEPOINT_SHARED) ----------------- */
+
+/* event_on - is the event's key on? A shared site calls its recorder
+ * when any of its events is. */
+#define event_on(name) (static_key_count(&trace_##name##_key) > 0)
+
+void __trace_mm_page_alloc_unaccounted(struct page *page, unsigned int order,
+				       gfp_t gfp)
+{
+	/* alloc_pages sends the root's accounted allocations here (and
+	 * every allocation while the kmem key is off, or without
+	 * __GFP_KMEMCG: no one is asked to pay for those). */
+	if (event_on(memcg_kmem_domain) && (gfp & __GFP_KMEMCG) &&
+	    static_key_count(&memcg_kmem_enabled_key) > 0)
+		__trace_memcg_kmem_domain(gfp, (int)order, NULL);
+	if (event_on(mm_page_alloc))
+		__trace_mm_page_alloc(page, order, gfp);
+}
+
+void __trace_memcg_kmem_stock_alloc(struct page *page,
+				    struct mem_cgroup *memcg, int order,
+				    gfp_t gfp)
+{
+	unsigned int nr_pages = 1u << order;
+	unsigned long flags;
+
+	if (event_on(memcg_kmem_domain))
+		__trace_memcg_kmem_domain(gfp, order, memcg);
+	if (event_on(memcg_stock_consume)) {
+		/* What this CPU's stock holds as the page is returned:
+		 * after the hit, what was left (interrupts were on since,
+		 * so an interrupt may have changed it). */
+		flags = local_irq_save();
+		__trace_memcg_stock_consume(memcg, nr_pages,
+					    this_cpu_stock(),
+					    TRACE_STOCK_HIT | TRACE_STOCK_KMEM);
+		local_irq_restore(flags);
+	}
+	if (event_on(memcg_kmem_commit))
+		__trace_memcg_kmem_commit(page, memcg, order);
+	if (event_on(mm_page_alloc))
+		__trace_mm_page_alloc(page, (unsigned int)order, gfp);
+}
+
+void __trace_memcg_kmem_stock_free(struct page *page, struct mem_cgroup *memcg,
+				   int order)
+{
+	if (event_on(memcg_kmem_uncharge))
+		__trace_memcg_kmem_uncharge(page, memcg, order);
+	if (event_on(memcg_stock_refill))
+		__trace_memcg_stock_refill(memcg, 1u << order,
+					   READ_ONCE(this_cpu_stock()->nr_kmem),
+					   TRACE_REFILL_FREED);
 }
 
 static void print_page(const struct trace_entry *e, char *buf, size_t size)

@@ -123,9 +123,24 @@ TRACE_EVENT_LIST(TRACE_EVENT_KEY)
 		}                                                         \
 	}
 
+/* TRACEPOINT_SHARED(fn, (keys), (params), (args)) - one site for the
+ * events whose keys are listed (static_branch_unlikely_any): a NOP while
+ * all of them are off; else __fn is called, and records those of the
+ * events that are on. */
+#define TRACEPOINT_SHARED(fn, keys, params, args)                         \
+	void __##fn params;                                               \
+	static __attribute__((always_inline)) inline void fn params       \
+	{                                                                 \
+		if (static_branch_unlikely_any(__TR_UNPAREN keys)) {      \
+			__TR_CALL_ARGS("__" #fn "_thunk", __TR_UNPAREN args); \
+		}                                                         \
+	}
+
 #else
 
 #define TRACEPOINT(event, fn, params, args) \
+	static inline void fn params {}
+#define TRACEPOINT_SHARED(fn, keys, params, args) \
 	static inline void fn params {}
 
 #endif
@@ -136,17 +151,6 @@ TRACEPOINT(mm_page_alloc, trace_mm_page_alloc,
 	   (struct page *page, unsigned int order, gfp_t gfp),
 	   (page, order, gfp))
 
-/* trace_EVENT_enabled-style test for a site that is a jump to a cold
- * function rather than a call (alloc_pages' root test, mm/buddy.c): the
- * same key, the same NOP, no argument set up on the way past it. */
-static inline bool trace_memcg_kmem_domain_enabled(void)
-{
-#if defined(CONFIG_TRACEPOINTS) && defined(TALLY_KERNEL)
-	return static_branch_unlikely(&trace_memcg_kmem_domain_key);
-#else
-	return false;
-#endif
-}
 
 /* memcg:memcg_kmem_domain - who pays for an accounted allocation: the
  * domain, or nobody and why (memcg NULL: the recorder finds the reason). */
@@ -215,6 +219,41 @@ TRACEPOINT(memcg_kmem_commit, trace_memcg_kmem_commit,
 TRACEPOINT(memcg_kmem_uncharge, trace_memcg_kmem_uncharge,
 	   (struct page *page, struct mem_cgroup *memcg, int order),
 	   (page, memcg, order))
+
+/*
+ * The sites that several events share: on the paths that every accounted
+ * page takes, one NOP each rather than one per event, so that the events
+ * compiled in cost under 1% of a page's instructions while they are off
+ * (each NOP is an instruction; the stock hit is about 270). The recorder
+ * records each event of the site that is on, in the order the path
+ * meets them.
+ *
+ * trace_mm_page_alloc_unaccounted - alloc_pages_raw returns: nobody pays
+ * for the page. mm_page_alloc; and memcg_kmem_domain (pays=nobody, and
+ * why) if the allocation asked to be accounted while the kmem key is on
+ * - the root's allocations, which alloc_pages sends here.
+ */
+TRACEPOINT_SHARED(trace_mm_page_alloc_unaccounted,
+		  (&trace_mm_page_alloc_key, &trace_memcg_kmem_domain_key),
+		  (struct page *page, unsigned int order, gfp_t gfp),
+		  (page, order, gfp))
+
+/* trace_memcg_kmem_stock_alloc - alloc_pages_accounted returns a page
+ * whose charge this CPU's stock served: memcg_kmem_domain,
+ * memcg_stock_consume (hit), memcg_kmem_commit, mm_page_alloc. */
+TRACEPOINT_SHARED(trace_memcg_kmem_stock_alloc,
+		  (&trace_memcg_kmem_domain_key, &trace_memcg_stock_consume_key,
+		   &trace_memcg_kmem_commit_key, &trace_mm_page_alloc_key),
+		  (struct page *page, struct mem_cgroup *memcg, int order,
+		   gfp_t gfp),
+		  (page, memcg, order, gfp))
+
+/* trace_memcg_kmem_stock_free - a freed page's charge went back to this
+ * CPU's stock: memcg_kmem_uncharge, memcg_stock_refill (from=freed_page). */
+TRACEPOINT_SHARED(trace_memcg_kmem_stock_free,
+		  (&trace_memcg_kmem_uncharge_key, &trace_memcg_stock_refill_key),
+		  (struct page *page, struct mem_cgroup *memcg, int order),
+		  (page, memcg, order))
 
 /* task:task_fork_refused - a fork into memcg failed (recorded only when
  * err is negative). */

@@ -93,3 +93,16 @@ void __memcg_kmem_cancel_page(struct mem_cgroup *handle, int order)
 {
 	memcg_uncharge_kmem(handle, 1u << order);
 }
+
+void __memcg_kmem_uncharge_page_slow(struct page *page,
+				     struct mem_cgroup *memcg, int order,
+				     enum stock_return why)
+{
+	unsigned int nr_pages = 1u << order;
+
+	trace_memcg_kmem_uncharge(page, memcg, order);
+	if (why == STOCK_FULL)
+		trace_memcg_stock_drain_over(memcg, nr_pages,
+					     READ_ONCE(stock_kmem_high));
+	memcg_uncharge_kmem_counters(memcg, nr_pages);
+}

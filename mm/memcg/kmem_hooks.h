@@ -103,6 +103,15 @@ static inline bool memcg_kmem_skip_root(void)
 	return memcg == root_mem_cgroup;
 }
 
+/* What memcg_kmem_new_page did. */
+enum memcg_kmem_charge {
+	MEMCG_KMEM_REFUSED = 0,  /* over a limit: the allocation must fail */
+	MEMCG_KMEM_CHARGED,      /* charged to the counters - or to nobody,
+				  * if *handle is NULL */
+	MEMCG_KMEM_FROM_STOCK,   /* served by this CPU's stock: the common
+				  * case, whose events the caller records */
+};
+
 /*
  * memcg_kmem_new_page - charge 2^order pages to the current task's domain
  * (or its active one), before they are allocated. alloc_pages calls it
@@ -120,13 +129,19 @@ static inline bool memcg_kmem_skip_root(void)
  * reference per page). Anything else goes to __memcg_kmem_new_page_slow,
  * with interrupts still off.
  *
- * Returns false if the charge was refused (the allocation must fail), true
- * otherwise.
+ * A stock hit records no event here: its four (memcg_kmem_domain,
+ * memcg_stock_consume, memcg_kmem_commit, mm_page_alloc) share one site
+ * at the end of alloc_pages_accounted (trace_memcg_kmem_stock_alloc),
+ * so that the hit passes one NOP, not four. Every other outcome records
+ * its events here, as it happens.
+ *
+ * Returns MEMCG_KMEM_REFUSED (0) if the charge was refused.
  */
-static inline bool memcg_kmem_new_page(gfp_t gfp, struct mem_cgroup **handle,
-				       int order)
+static inline enum memcg_kmem_charge
+memcg_kmem_new_page(gfp_t gfp, struct mem_cgroup **handle, int order)
 {
 	struct task *task = current;
+	struct memcg_stock_pcp *stock;
 	struct mem_cgroup *memcg;
 	unsigned long flags;
 	int ret;
@@ -139,55 +154,72 @@ static inline bool memcg_kmem_new_page(gfp_t gfp, struct mem_cgroup **handle,
 	 * to move one elsewhere). */
 	if (unlikely((gfp & __GFP_NOFAIL) || in_interrupt())) {
 		trace_memcg_kmem_domain(gfp, order, NULL);  /* nobody pays */
-		return true;
+		return MEMCG_KMEM_CHARGED;
 	}
 	flags = local_irq_save();
 	memcg = READ_ONCE(task->active_memcg);
 	if (!memcg)
 		memcg = READ_ONCE(task->memcg);
-	/* Who pays: memcg if it is accounted (the recorder tests it; the
-	 * slow path below does the same before it charges). */
-	trace_memcg_kmem_domain(gfp, order, memcg);
 	/* A stock holds kernel charge only for an accounted domain (a
 	 * domain that stops being accounted has its stocks drained), so a
 	 * hit needs no accounted test; the slow path makes it. */
-	if (likely(__consume_stock(&memcg_stock[smp_processor_id()], memcg,
-				   1u << order, true))) {
+	stock = this_cpu_stock();
+	if (likely(__stock_take(stock, memcg, 1u << order, true))) {
 		local_irq_restore(flags);
 		*handle = memcg;
-		return true;
+		return MEMCG_KMEM_FROM_STOCK;
 	}
+	/* Who pays (the recorder tests whether memcg is accounted, as the
+	 * slow path does next), and the miss. */
+	trace_memcg_kmem_domain(gfp, order, memcg);
+	trace_memcg_stock_consume(memcg, 1u << order, stock, TRACE_STOCK_KMEM);
 	ret = __memcg_kmem_new_page_slow(gfp, order, memcg, flags);
+	if (ret < 0)
+		return MEMCG_KMEM_REFUSED;
 	if (ret == 0)
 		*handle = memcg;
-	return ret >= 0;
+	return MEMCG_KMEM_CHARGED;
 }
 
 /*
- * memcg_kmem_commit_page - the page now owns the charge (and its
+ * __memcg_kmem_commit_page - the page now owns the charge (and its
  * references): record the domain in it. No page (the allocation failed):
- * give the charge back.
+ * give the charge back. memcg_kmem_commit_page records the event too.
  */
-static inline void memcg_kmem_commit_page(struct page *page,
-					  struct mem_cgroup *handle, int order)
+static inline void __memcg_kmem_commit_page(struct page *page,
+					    struct mem_cgroup *handle,
+					    int order)
 {
-	if (!handle)
-		return;
 	if (unlikely(!page)) {
-		trace_memcg_kmem_commit(page, handle, order);
 		__memcg_kmem_cancel_page(handle, order);
 		return;
 	}
 	page->memcg = handle;
 	page->flags |= PG_kmemcg;
-	trace_memcg_kmem_commit(page, handle, order);
 }
+
+static inline void memcg_kmem_commit_page(struct page *page,
+					  struct mem_cgroup *handle, int order)
+{
+	if (!handle)
+		return;
+	trace_memcg_kmem_commit(page, handle, order);
+	__memcg_kmem_commit_page(page, handle, order);
+}
+
+/* __memcg_kmem_uncharge_page_slow - the charge of a freed page that this
+ * CPU's stock did not take back (why: not cached, or full): recorded, and
+ * given back to the counters. */
+void __memcg_kmem_uncharge_page_slow(struct page *page,
+				     struct mem_cgroup *memcg, int order,
+				     enum stock_return why);
 
 /*
  * memcg_kmem_uncharge_page - a page with PG_kmemcg is being freed by
  * free_accounted_pages: its charge goes back to this CPU's stock if the
  * stock caches the page's domain and has room (nothing shared is
- * written), else to the counters (memcg_uncharge_kmem_counters).
+ * written; the two events, memcg_kmem_uncharge and memcg_stock_refill,
+ * share one site), else to the counters (__memcg_kmem_uncharge_page_slow).
  * PG_kmemcg and page->memcg are left to the allocator, which resets every
  * field of a page it takes back (__free_pages) - the one place they are
  * cleared.
@@ -195,20 +227,21 @@ static inline void memcg_kmem_commit_page(struct page *page,
 static inline void memcg_kmem_uncharge_page(struct page *page, int order)
 {
 	struct mem_cgroup *memcg = page->memcg;
-	unsigned int nr_pages = 1u << order;
+	enum stock_return ret;
 	unsigned long flags;
-	bool stocked;
 
 	if (unlikely(!memcg))
 		panic("memcg_kmem_uncharge_page: pfn 0x%lx has PG_kmemcg but "
 		      "no domain", (unsigned long)page_to_pfn(page));
-	trace_memcg_kmem_uncharge(page, memcg, order);
 	flags = local_irq_save();
-	stocked = __stock_return_kmem(&memcg_stock[smp_processor_id()], memcg,
-				      nr_pages);
+	ret = __stock_return_kmem(this_cpu_stock(), memcg,
+				  1u << order);
 	local_irq_restore(flags);
-	if (unlikely(!stocked))
-		memcg_uncharge_kmem_counters(memcg, nr_pages);
+	if (unlikely(ret != STOCK_RETURNED)) {
+		__memcg_kmem_uncharge_page_slow(page, memcg, order, ret);
+		return;
+	}
+	trace_memcg_kmem_stock_free(page, memcg, order);
 }
 
 #endif

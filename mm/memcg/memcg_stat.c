@@ -143,7 +143,7 @@ static void census_walk(struct memcg_census *census)
 	/* The stocks: charged, used by no page yet. Only compared with the
 	 * domains of the snapshot, never dereferenced (mm/memcg/stock.c). */
 	for (unsigned int cpu = 0; cpu < nr_cpus; cpu++) {
-		struct memcg_stock_pcp *stock = &memcg_stock[cpu];
+		struct memcg_stock_pcp *stock = memcg_stock_of(cpu);
 		struct mem_cgroup *cached = READ_ONCE(stock->cached);
 		unsigned int nr = READ_ONCE(stock->nr_pages);
 		unsigned int nr_kmem = READ_ONCE(stock->nr_kmem);

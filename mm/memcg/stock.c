@@ -34,7 +34,6 @@
 #include "mm/memcg/memcontrol.h"
 #include "mm/page.h"
 
-struct memcg_stock_pcp memcg_stock[NR_CPUS];
 bool memcg_stock_enabled = true;
 bool memcg_stock_kmem = true;
 unsigned int stock_kmem_high = STOCK_KMEM_HIGH;
@@ -47,7 +46,7 @@ bool consume_stock(struct mem_cgroup *memcg, unsigned int nr_pages, bool kmem)
 	if (!READ_ONCE(memcg_stock_enabled))
 		return false;
 	flags = local_irq_save();
-	ret = __consume_stock(&memcg_stock[smp_processor_id()], memcg,
+	ret = __consume_stock(this_cpu_stock(), memcg,
 			      nr_pages, kmem);
 	local_irq_restore(flags);
 	return ret;
@@ -99,7 +98,7 @@ void refill_stock(struct mem_cgroup *memcg, unsigned int nr_pages, bool kmem)
 		uncharge_counters(memcg, kmem ? 0 : nr_pages, kmem ? nr_pages : 0);
 		return;
 	}
-	stock = &memcg_stock[smp_processor_id()];
+	stock = this_cpu_stock();
 	if (stock->cached != memcg) {  /* another domain's: give it back */
 		trace_memcg_stock_drain_switch(stock->cached,
 					       stock->nr_pages + stock->nr_kmem);
@@ -119,11 +118,16 @@ void refill_stock(struct mem_cgroup *memcg, unsigned int nr_pages, bool kmem)
 bool stock_return_kmem(struct mem_cgroup *memcg, unsigned int nr_pages)
 {
 	unsigned long flags = local_irq_save();
-	bool ret = __stock_return_kmem(&memcg_stock[smp_processor_id()],
-				       memcg, nr_pages);
+	struct memcg_stock_pcp *stock = this_cpu_stock();
+	enum stock_return ret = __stock_return_kmem(stock, memcg, nr_pages);
 
+	if (ret == STOCK_RETURNED)
+		trace_memcg_stock_refill(memcg, nr_pages, stock->nr_kmem,
+					 TRACE_REFILL_FREED);
+	else if (ret == STOCK_FULL)
+		trace_memcg_stock_drain_over(memcg, nr_pages, stock->nr_kmem);
 	local_irq_restore(flags);
-	return ret;
+	return ret == STOCK_RETURNED;
 }
 
 /*
@@ -137,7 +141,7 @@ static void drain_local_stock(void *arg)
 	unsigned long flags;
 
 	flags = local_irq_save();
-	stock = &memcg_stock[smp_processor_id()];
+	stock = this_cpu_stock();
 	if (stock->cached &&
 	    (!top || res_counter_is_ancestor(&stock->cached->res, &top->res))) {
 		trace_memcg_stock_drain_all(stock->cached,
@@ -160,7 +164,7 @@ unsigned long memcg_stock_pages_subtree(struct mem_cgroup *top, bool kmem)
 	 * see the top of this file. */
 	flags = local_irq_save();
 	for (unsigned int cpu = 0; cpu < nr_cpus; cpu++) {
-		struct memcg_stock_pcp *stock = &memcg_stock[cpu];
+		struct memcg_stock_pcp *stock = memcg_stock_of(cpu);
 		struct mem_cgroup *cached = READ_ONCE(stock->cached);
 
 		if (cached && res_counter_is_ancestor(&cached->res, &top->res))
@@ -178,7 +182,7 @@ static unsigned long stock_pages(struct mem_cgroup *memcg, bool all)
 	unsigned long pages = 0;
 
 	for (unsigned int cpu = 0; cpu < nr_cpus; cpu++) {
-		struct memcg_stock_pcp *stock = &memcg_stock[cpu];
+		struct memcg_stock_pcp *stock = memcg_stock_of(cpu);
 
 		if (READ_ONCE(stock->cached) != memcg)
 			continue;

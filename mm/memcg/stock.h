@@ -48,10 +48,22 @@ struct memcg_stock_pcp {
 	unsigned int nr_kmem;       /* charged to res and kmem */
 } __cacheline_aligned;
 
-/* One per CPU, indexed by smp_processor_id(); each written with
- * interrupts off by its own CPU only (a drain for another CPU is an
- * IPI that runs on the stock's CPU). */
-extern struct memcg_stock_pcp memcg_stock[NR_CPUS];
+/* One per CPU, each written with interrupts off by its own CPU only (a
+ * drain for another CPU is an IPI that runs on the stock's CPU). It lives
+ * in the CPU's own area (this_cpu_area, kernel/platform.h): the hot paths
+ * find this CPU's stock with one load from %gs, not from an index. */
+_Static_assert(sizeof(struct memcg_stock_pcp) <= CPU_AREA_SIZE,
+	       "the stock must fit in this_cpu_area()");
+
+static inline struct memcg_stock_pcp *this_cpu_stock(void)
+{
+	return this_cpu_area();
+}
+
+static inline struct memcg_stock_pcp *memcg_stock_of(unsigned int cpu)
+{
+	return cpu_area(cpu);
+}
 
 /* Stocks in use (the default). Off, every charge goes to the counters, for
  * the page_order0_nostock benchmark: memcg_stock_set_enabled(). */
@@ -83,23 +95,33 @@ extern unsigned int stock_kmem_high;
 bool consume_stock(struct mem_cgroup *memcg, unsigned int nr_pages,
 		   bool kmem);
 
+/* __stock_take - take nr_pages of the kind asked for from stock, if it
+ * is stocked for memcg and holds enough: consume_stock with interrupts
+ * already off, and no tracepoint (the page allocator's stock hit records
+ * its events at one site of its own, mm/buddy.c). */
+static inline bool __stock_take(struct memcg_stock_pcp *stock,
+				struct mem_cgroup *memcg, unsigned int nr_pages,
+				bool kmem)
+{
+	unsigned int *pool = kmem ? &stock->nr_kmem : &stock->nr_pages;
+
+	if (stock->cached != memcg || *pool < nr_pages)
+		return false;
+	*pool -= nr_pages;
+	return true;
+}
+
 /* __consume_stock - consume_stock with interrupts already off. */
 static inline bool __consume_stock(struct memcg_stock_pcp *stock,
 				   struct mem_cgroup *memcg,
 				   unsigned int nr_pages, bool kmem)
 {
-	unsigned int *pool = kmem ? &stock->nr_kmem : &stock->nr_pages;
+	bool hit = __stock_take(stock, memcg, nr_pages, kmem);
 
-	if (stock->cached != memcg || *pool < nr_pages) {
-		trace_memcg_stock_consume(memcg, nr_pages, stock,
-					  kmem ? TRACE_STOCK_KMEM : 0);
-		return false;
-	}
-	*pool -= nr_pages;
 	trace_memcg_stock_consume(memcg, nr_pages, stock,
-				  TRACE_STOCK_HIT |
+				  (hit ? TRACE_STOCK_HIT : 0) |
 				  (kmem ? TRACE_STOCK_KMEM : 0));
-	return true;
+	return hit;
 }
 
 /**
@@ -126,24 +148,27 @@ void refill_stock(struct mem_cgroup *memcg, unsigned int nr_pages, bool kmem);
  */
 bool stock_return_kmem(struct mem_cgroup *memcg, unsigned int nr_pages);
 
-/* __stock_return_kmem - stock_return_kmem with interrupts already off.
- * A stock that still caches memcg has not been drained for rmdir yet (a
- * drain forgets the domain), so memcg may be stocked here. */
-static inline bool __stock_return_kmem(struct memcg_stock_pcp *stock,
-				       struct mem_cgroup *memcg,
-				       unsigned int nr_pages)
+/* What __stock_return_kmem did with a freed kernel page's charge. */
+enum stock_return {
+	STOCK_RETURNED,      /* it is in the stock */
+	STOCK_NOT_CACHED,    /* the stock caches another domain, or none */
+	STOCK_FULL,          /* the stock holds stock_kmem_high kernel pages */
+};
+
+/* __stock_return_kmem - stock_return_kmem with interrupts already off,
+ * and no tracepoint (the callers record the outcome). A stock that still
+ * caches memcg has not been drained for rmdir yet (a drain forgets the
+ * domain), so memcg may be stocked here. */
+static inline enum stock_return
+__stock_return_kmem(struct memcg_stock_pcp *stock, struct mem_cgroup *memcg,
+		    unsigned int nr_pages)
 {
 	if (stock->cached != memcg)
-		return false;
-	if (stock->nr_kmem + nr_pages > READ_ONCE(stock_kmem_high)) {
-		/* Full: the page's charge goes to the counters instead. */
-		trace_memcg_stock_drain_over(memcg, nr_pages, stock->nr_kmem);
-		return false;
-	}
+		return STOCK_NOT_CACHED;
+	if (stock->nr_kmem + nr_pages > READ_ONCE(stock_kmem_high))
+		return STOCK_FULL;  /* the charge goes to the counters */
 	stock->nr_kmem += nr_pages;
-	trace_memcg_stock_refill(memcg, nr_pages, stock->nr_kmem,
-				 TRACE_REFILL_FREED);
-	return true;
+	return STOCK_RETURNED;
 }
 
 /**

@@ -20,6 +20,12 @@ void (*host_printk_hook)(const char *text, size_t len);
 char host_last_panic[256];
 
 void host_set_cpu(unsigned int cpu) { host_cpu = cpu; }
+
+static unsigned char host_cpu_areas[NR_CPUS][CPU_AREA_SIZE]
+	__attribute__((aligned(64)));
+
+void *this_cpu_area(void) { return host_cpu_areas[host_cpu]; }
+void *cpu_area(unsigned int cpu) { return host_cpu_areas[cpu]; }
 void host_set_current(struct task *task) { host_current = task; }
 
 _Noreturn void panic(const char *fmt, ...)

@@ -31,6 +31,9 @@ static inline bool in_interrupt(void) { return host_in_interrupt; }
  * would otherwise wait for the scheduler to run exactly the next holder. */
 static inline void cpu_relax(void) { sched_yield(); }
 static inline struct task *get_current(void) { return host_current; }
+/* Each "CPU"'s area is a line of an array (tests/unit/host_platform.c). */
+void *this_cpu_area(void);
+void *cpu_area(unsigned int cpu);
 
 void host_set_cpu(unsigned int cpu);
 void host_set_current(struct task *task);

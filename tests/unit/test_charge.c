@@ -334,14 +334,14 @@ static void test_stock_drained_on_failure(void **state)
 	test_write("/cgroup/A/memory.limit_in_bytes", "132K", 0); /* 33 pages */
 	host_set_cpu(1);
 	p1 = alloc_pages(GFP_ACCOUNT, 0);           /* batch: 31 stocked */
-	assert_int_equal(memcg_stock[1].nr_kmem, CHARGE_BATCH - 1);
+	assert_int_equal(memcg_stock_of(1)->nr_kmem, CHARGE_BATCH - 1);
 	host_set_cpu(0);
 	p0 = alloc_pages(GFP_ACCOUNT, 0);           /* exact: 33 pages */
 	assert_non_null(p0);
 	assert_int_equal(usage(&A->res), 33 * 4096);
 	p0b = alloc_pages(GFP_ACCOUNT, ORDER_STACK); /* needs CPU 1's stock */
 	assert_non_null(p0b);
-	assert_int_equal(memcg_stock[1].nr_kmem, 0);
+	assert_int_equal(memcg_stock_of(1)->nr_kmem, 0);
 	assert_true(usage(&A->res) <= 33 * 4096);
 	assert_int_equal(test_read_u64("/cgroup/A/memory.failcnt"), 1);
 	assert_check_ok();

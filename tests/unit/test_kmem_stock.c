@@ -72,11 +72,11 @@ static void test_invariant_through_drain(void **state)
 	p[2] = alloc_on(2, 0);
 	assert_int_equal(usage(&A->kmem), 3 * CHARGE_BATCH * 4096);
 	assert_int_equal(owned_kmem(A), 6 * 4096);
-	assert_int_equal(memcg_stock[1].nr_kmem, CHARGE_BATCH - 4);
+	assert_int_equal(memcg_stock_of(1)->nr_kmem, CHARGE_BATCH - 4);
 	assert_check_ok();
 
 	free_on(2, p[1], 2);  /* CPU 2's stock caches A: it takes them */
-	assert_int_equal(memcg_stock[2].nr_kmem, CHARGE_BATCH - 1 + 4);
+	assert_int_equal(memcg_stock_of(2)->nr_kmem, CHARGE_BATCH - 1 + 4);
 	assert_int_equal(owned_kmem(A), 2 * 4096);
 	assert_check_ok();
 

@@ -36,7 +36,7 @@ static int teardown(void **state)
 static bool stocks_hold_any(void)
 {
 	for (unsigned int cpu = 0; cpu < nr_cpus; cpu++)
-		if (memcg_stock[cpu].nr_pages || memcg_stock[cpu].nr_kmem)
+		if (memcg_stock_of(cpu)->nr_pages || memcg_stock_of(cpu)->nr_kmem)
 			return true;
 	return false;
 }
@@ -55,14 +55,14 @@ static void test_consume_refill(void **state)
 	assert_false(consume_stock(A, 1, false));     /* empty */
 	charge(A, 10);
 	refill_stock(A, 10, false);
-	assert_ptr_equal(memcg_stock[0].cached, A);
+	assert_ptr_equal(memcg_stock_of(0)->cached, A);
 	assert_true(consume_stock(A, 4, false));       /* multi-page */
-	assert_int_equal(memcg_stock[0].nr_pages, 6);
+	assert_int_equal(memcg_stock_of(0)->nr_pages, 6);
 	assert_false(consume_stock(A, 7, false));      /* not enough */
 	assert_false(consume_stock(B, 1, false));      /* another domain */
 	assert_false(consume_stock(A, CHARGE_BATCH + 1, false));
 	assert_true(consume_stock(A, 6, false));
-	assert_int_equal(memcg_stock[0].nr_pages, 0);
+	assert_int_equal(memcg_stock_of(0)->nr_pages, 0);
 	res_counter_uncharge(&A->res, 10 * 4096);
 }
 
@@ -72,8 +72,8 @@ static void test_refill_drains_previous(void **state)
 	refill_stock(A, 8, false);
 	charge(B, 3);
 	refill_stock(B, 3, false);
-	assert_ptr_equal(memcg_stock[0].cached, B);
-	assert_int_equal(memcg_stock[0].nr_pages, 3);
+	assert_ptr_equal(memcg_stock_of(0)->cached, B);
+	assert_int_equal(memcg_stock_of(0)->nr_pages, 3);
 	assert_int_equal(usage(&A->res), 0);   /* A's 8 went back */
 	assert_int_equal(usage(&B->res), 3 * 4096);
 	assert_check_ok();
@@ -96,7 +96,7 @@ static void test_per_cpu(void **state)
 
 	drain_all_stock(A);                     /* only A's */
 	assert_int_equal(memcg_stock_pages(A), 0);
-	assert_null(memcg_stock[1].cached);
+	assert_null(memcg_stock_of(1)->cached);
 	assert_int_equal(memcg_stock_pages(B), 7);
 	assert_int_equal(usage(&A->res), 0);
 	drain_all_stock(NULL);
@@ -154,14 +154,14 @@ static void test_try_charge_batch(void **state)
 
 	assert_int_equal(mem_cgroup_try_charge(A, GFP_KERNEL, 1, &over), 0);
 	assert_int_equal(usage(&A->res), CHARGE_BATCH * 4096);
-	assert_int_equal(memcg_stock[0].nr_pages, CHARGE_BATCH - 1);
+	assert_int_equal(memcg_stock_of(0)->nr_pages, CHARGE_BATCH - 1);
 	assert_int_equal(mem_cgroup_try_charge(A, GFP_KERNEL, CHARGE_BATCH - 1,
 					       &over), 0);
-	assert_int_equal(memcg_stock[0].nr_pages, 0);
+	assert_int_equal(memcg_stock_of(0)->nr_pages, 0);
 	/* More than a batch at once: exactly that, nothing stocked. */
 	assert_int_equal(mem_cgroup_try_charge(A, GFP_KERNEL, 40, &over), 0);
 	assert_int_equal(usage(&A->res), (CHARGE_BATCH + 40) * 4096);
-	assert_int_equal(memcg_stock[0].nr_pages, 0);
+	assert_int_equal(memcg_stock_of(0)->nr_pages, 0);
 	mem_cgroup_uncharge(A, CHARGE_BATCH + 40);
 
 	/* 10 pages of limit: the batch does not fit, each page does. */
@@ -221,7 +221,7 @@ static void test_drain_only_if_it_helps(void **state)
 	host_set_cpu(0);
 	assert_int_equal(mem_cgroup_try_charge(A, GFP_KERNEL, 16, &over), 0);
 	assert_int_equal(drains, 1);
-	assert_null(memcg_stock[1].cached);              /* CPU 1's went back */
+	assert_null(memcg_stock_of(1)->cached);              /* CPU 1's went back */
 	assert_int_equal(memcg_stock_pages(B), 4);       /* not B's */
 	/* After the drain the batch fitted: 1 + 32 pages, 16 stocked here. */
 	assert_int_equal(usage(&A->res), 33 * 4096);
@@ -249,7 +249,7 @@ static void test_root_never(void **state)
 	assert_int_equal(mem_cgroup_try_charge(root_mem_cgroup, GFP_KERNEL, 3,
 					       NULL), 0);
 	assert_int_equal(usage(&root_mem_cgroup->res), 0);
-	assert_null(memcg_stock[0].cached);
+	assert_null(memcg_stock_of(0)->cached);
 	mem_cgroup_uncharge(root_mem_cgroup, 3);
 	assert_int_equal(usage(&root_mem_cgroup->res), 0);
 }
