@@ -279,19 +279,27 @@ static struct page *rmqueue(unsigned int order)
 	return NULL;
 }
 
-/* prep_new_page - mark a block allocated, and fill it as gfp asks. */
+/* fill_new_poisoned - with poisoning on: check that the free block was
+ * not written to, then fill it with zeroes or the allocation pattern. */
+static __attribute__((noinline, cold)) void
+fill_new_poisoned(struct page *page, unsigned int order, gfp_t gfp)
+{
+	check_poison(page, order);
+	memset(page_address(page),
+	       (gfp & __GFP_ZERO) ? 0 : PAGE_POISON_ALLOC, PAGE_SIZE << order);
+}
+
+/* prep_new_page - mark a block allocated, and fill it as gfp asks. (The
+ * poisoning case is out of line: it keeps gfp live across a call, which
+ * costs the common case a saved register.) */
 static inline void prep_new_page(struct page *page, unsigned int order,
 				 gfp_t gfp)
 {
 	page->flags = PG_head;
 	page->order = order;
-	if (unlikely(page_poisoning)) {
-		check_poison(page, order);
-		if (!(gfp & __GFP_ZERO))
-			memset(page_address(page), PAGE_POISON_ALLOC,
-			       PAGE_SIZE << order);
-	}
-	if (gfp & __GFP_ZERO)
+	if (unlikely(page_poisoning))
+		fill_new_poisoned(page, order, gfp);
+	else if (gfp & __GFP_ZERO)
 		memset(page_address(page), 0, PAGE_SIZE << order);
 }
 
@@ -380,32 +388,32 @@ alloc_pages_raw(gfp_t gfp, unsigned int order)
 static __attribute__((noinline)) struct page *
 alloc_pages_accounted(gfp_t gfp, unsigned int order)
 {
+	enum memcg_kmem_charge how;
 	struct mem_cgroup *handle;
 	struct page *page;
 
-	switch (memcg_kmem_new_page(gfp, &handle, order)) {
-	case MEMCG_KMEM_REFUSED:
-		return NULL;  /* the domain is at its limit */
-	case MEMCG_KMEM_FROM_STOCK:
+	how = memcg_kmem_new_page(gfp, &handle, order);
+	if (likely(how == MEMCG_KMEM_FROM_STOCK)) {
 		/* The common case: this CPU's stock held the charge. Its
 		 * four events share the one site below, passed on the way
 		 * out (kernel/trace/trace_events.h). */
 		page = __alloc_pages(gfp, order);
-		if (likely(page)) {
-			__memcg_kmem_commit_page(page, handle, order);
-			trace_memcg_kmem_stock_alloc(page, handle, order, gfp);
-			return page;
+		if (unlikely(!page)) {
+			trace_memcg_kmem_stock_alloc(NULL, handle, order, gfp);
+			__memcg_kmem_cancel_page(handle, order);
+			return NULL;
 		}
-		trace_memcg_kmem_stock_alloc(NULL, handle, order, gfp);
-		__memcg_kmem_cancel_page(handle, order);
-		return NULL;
-	default:
-		/* Charged to the counters, or to nobody (handle NULL). */
-		page = __alloc_pages(gfp, order);
-		memcg_kmem_commit_page(page, handle, order);
-		trace_mm_page_alloc(page, order, gfp);
+		__memcg_kmem_commit_page(page, handle, order);
+		trace_memcg_kmem_stock_alloc(page, handle, order, gfp);
 		return page;
 	}
+	if (how == MEMCG_KMEM_REFUSED)
+		return NULL;  /* the domain is at its limit */
+	/* Charged to the counters, or to nobody (handle NULL). */
+	page = __alloc_pages(gfp, order);
+	memcg_kmem_commit_page(page, handle, order);
+	trace_mm_page_alloc(page, order, gfp);
+	return page;
 }
 
 struct page *alloc_pages(gfp_t gfp, unsigned int order)
@@ -548,7 +556,7 @@ void free_accounted_pages(struct page *page, unsigned int order)
 	/* Uncharge the domain that was charged for the block, if any;
 	 * __free_pages then clears PG_kmemcg and page->memcg with the rest
 	 * of the page's state. */
-	if (page->flags & PG_kmemcg)
+	if (likely(page->flags & PG_kmemcg))
 		memcg_kmem_uncharge_page(page, order);
 
 	__free_pages(page, order);
