@@ -386,13 +386,13 @@ alloc_pages_raw(gfp_t gfp, unsigned int order)
  * back if no page came).
  */
 static __attribute__((noinline)) struct page *
-alloc_pages_accounted(gfp_t gfp, unsigned int order)
+alloc_pages_accounted(gfp_t gfp, unsigned int order, struct task *task)
 {
 	enum memcg_kmem_charge how;
 	struct mem_cgroup *handle;
 	struct page *page;
 
-	how = memcg_kmem_new_page(gfp, &handle, order);
+	how = __memcg_kmem_new_page(gfp, &handle, order, task);
 	if (likely(how == MEMCG_KMEM_FROM_STOCK)) {
 		/* The common case: this CPU's stock held the charge. Its
 		 * four events share the one site below, passed on the way
@@ -423,9 +423,12 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 	/* A 5-byte NOP until the first kmem limit is set (SPEC 1); then
 	 * what is not charged - no __GFP_KMEMCG, or a task of the root, the
 	 * common case - is sent on before anything else. */
-	if (memcg_kmem_enabled() && (gfp & __GFP_KMEMCG) &&
-	    !memcg_kmem_skip_root())
-		return alloc_pages_accounted(gfp, order);
+	if (memcg_kmem_enabled() && (gfp & __GFP_KMEMCG)) {
+		struct task *task = current;
+
+		if (!memcg_kmem_skip_root(task))
+			return alloc_pages_accounted(gfp, order, task);
+	}
 	return alloc_pages_raw(gfp, order);
 }
 

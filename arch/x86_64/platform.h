@@ -78,9 +78,12 @@ static inline bool irqs_disabled(void)
 
 static inline bool in_interrupt(void)
 {
-	unsigned int depth;
-	__asm__ volatile("movl %%gs:24, %0" : "=r"(depth));
-	return depth != 0;
+	bool nested;
+	/* The compare sets the flags the caller branches on: no load into
+	 * a register first (the accounted allocation tests this on every
+	 * page). */
+	__asm__ volatile("cmpl $0, %%gs:24" : "=@ccne"(nested));
+	return nested;
 }
 
 static inline void cpu_relax(void)

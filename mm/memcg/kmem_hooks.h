@@ -86,9 +86,8 @@ void __memcg_kmem_cancel_page(struct mem_cgroup *handle, int order);
  * nobody's? The test alloc_pages makes before anything else, with no
  * interrupt save: the domain is only compared, never dereferenced.
  */
-static inline bool memcg_kmem_skip_root(void)
+static inline bool memcg_kmem_skip_root(struct task *task)
 {
-	struct task *task = current;
 	struct mem_cgroup *memcg;
 
 #ifdef TALLY_HOST
@@ -138,9 +137,9 @@ enum memcg_kmem_charge {
  * Returns MEMCG_KMEM_REFUSED (0) if the charge was refused.
  */
 static inline enum memcg_kmem_charge
-memcg_kmem_new_page(gfp_t gfp, struct mem_cgroup **handle, int order)
+__memcg_kmem_new_page(gfp_t gfp, struct mem_cgroup **handle, int order,
+		      struct task *task)
 {
-	struct task *task = current;
 	struct memcg_stock_pcp *stock;
 	struct mem_cgroup *memcg;
 	unsigned long flags;
@@ -179,6 +178,14 @@ memcg_kmem_new_page(gfp_t gfp, struct mem_cgroup **handle, int order)
 	if (ret == 0)
 		*handle = memcg;
 	return MEMCG_KMEM_CHARGED;
+}
+
+/* memcg_kmem_new_page - the hook as SPEC 1 names it; __memcg_kmem_new_page
+ * takes the current task from a caller that has it already (alloc_pages). */
+static inline enum memcg_kmem_charge
+memcg_kmem_new_page(gfp_t gfp, struct mem_cgroup **handle, int order)
+{
+	return __memcg_kmem_new_page(gfp, handle, order, current);
 }
 
 /*

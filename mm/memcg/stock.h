@@ -104,10 +104,13 @@ static inline bool __stock_take(struct memcg_stock_pcp *stock,
 				bool kmem)
 {
 	unsigned int *pool = kmem ? &stock->nr_kmem : &stock->nr_pages;
+	unsigned int left;
 
-	if (stock->cached != memcg || *pool < nr_pages)
+	/* Too few stocked is the subtraction's borrow: one test for both. */
+	if (stock->cached != memcg ||
+	    __builtin_sub_overflow(*pool, nr_pages, &left))
 		return false;
-	*pool -= nr_pages;
+	*pool = left;
 	return true;
 }
 
@@ -165,7 +168,11 @@ __stock_return_kmem(struct memcg_stock_pcp *stock, struct mem_cgroup *memcg,
 {
 	if (stock->cached != memcg)
 		return STOCK_NOT_CACHED;
-	if (stock->nr_kmem + nr_pages > READ_ONCE(stock_kmem_high))
+	/* A plain read: stock_kmem_high changes only by
+	 * memcg_stock_set_kmem, which drains every stock after, so a stale
+	 * value costs nothing; and the compiler may fold it into the
+	 * compare (READ_ONCE's atomic load is one instruction more). */
+	if (stock->nr_kmem + nr_pages > stock_kmem_high)
 		return STOCK_FULL;  /* the charge goes to the counters */
 	stock->nr_kmem += nr_pages;
 	return STOCK_RETURNED;
