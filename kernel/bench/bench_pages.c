@@ -27,6 +27,7 @@
 #include "kernel/platform.h"
 #include "kernel/task.h"
 #include "mm/buddy.h"
+#include "mm/page.h"
 #include "mm/memcg/kmem_hooks.h"
 #include "mm/memcg/memcontrol.h"
 #include "mm/memcg/stock.h"
@@ -110,9 +111,52 @@ static void bench_page_order0_nostock(void)
 }
 BENCH(page_order0_nostock);
 
+/*
+ * hold_stack_buddy - pin the state of the free lists that the order-2
+ * benchmark runs in. Freeing a block merges it with its buddy if that is
+ * free, and the next allocation splits the merged block again: how deep
+ * that goes depends on the memory layout, which moves with every build
+ * (two builds of the same allocator gave 363 and 485 instructions). So
+ * find a block whose buddy we can keep allocated, and free the block last:
+ * it heads the order-2 free list, every allocation in the loop takes it,
+ * every free puts it back without a merge. What is measured is then the
+ * allocator's own path, and the accounting's, the same in every build.
+ * Returns the held buddy (give it back with free_pages), or NULL if no
+ * pair turned up.
+ */
+#define STACK_PIN_TRIES 64
+static struct page *hold_stack_buddy(void)
+{
+	static struct page *got[STACK_PIN_TRIES];
+	const uint64_t pair = 1ull << THREAD_ORDER;
+	int n, block = -1, buddy = -1;
+
+	for (n = 0; n < STACK_PIN_TRIES && buddy < 0; n++) {
+		got[n] = alloc_pages(GFP_KERNEL, THREAD_ORDER);
+		if (!got[n])
+			break;
+		for (int i = 0; i < n; i++)
+			if ((page_to_pfn(got[i]) ^ page_to_pfn(got[n])) == pair) {
+				block = i;
+				buddy = n;
+				break;
+			}
+	}
+	for (int i = 0; i < n; i++)
+		if (i != block && i != buddy && got[i])
+			free_pages(got[i], THREAD_ORDER);
+	if (buddy < 0)
+		return NULL;
+	free_pages(got[block], THREAD_ORDER);  /* last: the list's head */
+	return got[buddy];
+}
+
 static void stack(struct mem_cgroup *memcg)
 {
+	struct page *held = hold_stack_buddy();
 	struct bench_result r = run_as(memcg, op_stack_order2, NULL);
+
+	free_pages(held, THREAD_ORDER);
 	bench_print("stack_order2_accounted", &r);
 }
 
