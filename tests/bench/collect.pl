@@ -10,11 +10,14 @@
 # under TCG with `-icount shift=0,sleep=off`, where it counts guest
 # instructions, exactly and repeatably.
 #
-# Four boots of tally, one after the other, then Linux's if it can:
+# Five boots of tally, one after the other, then Linux's if it can:
 #   kmem    build/tally.elf, 1 CPU, on the yardstick: the page benchmarks,
 #           fork_exit, fork_exit_accounted, timing_overhead, each once
 #   nokmem  build/tally-nokmem.elf (make KMEM=0), the same: the
 #           denominators of the ratios
+#   notrace build/tally-notrace.elf (make TRACE=0): the page benchmarks,
+#           for the cost of the tracepoints compiled in but off (issue
+#           22: within 1%)
 #   smp     build/tally.elf on BENCH_SMP_CPUS CPUs (default 8), without
 #           icount (it would run the vCPUs one at a time): `bench
 #           charge_smp_*`, whose curve is K = 1 .. all CPUs
@@ -95,6 +98,9 @@ my @runs = (
 	{build => 'nokmem', machine => 'one', elf => "$build/tally-nokmem.elf",
 	 smp => 1, mem => '512M', accel => $one_accel, args => [@one_args],
 	 unit => $unit, cmds => [map { "bench $_" } @ONE_CPU]},
+	{build => 'notrace', machine => 'one', elf => "$build/tally-notrace.elf",
+	 smp => 1, mem => '512M', accel => $one_accel, args => [@one_args],
+	 unit => $unit, cmds => [map { "bench $_" } @PAGES]},
 	{build => 'kmem', machine => 'smp', elf => "$build/tally.elf",
 	 smp => $smp_cpus, mem => '1G', unit => $smp_unit,
 	 cmds => ['bench charge_smp_*']},
@@ -344,6 +350,28 @@ print $md "| `$_->[0]` | $_->[1] | $_->[2] | $_->[4] | $_->[5] | $_->[6] |\n"
 	for @table;
 close $md;
 
+# --- tracepoints compiled in, but off --------------------------------------------
+# Each page benchmark of the kmem build against the same build with the
+# tracepoints compiled out (TRACE=0): what the NOPs of the sites cost
+# while no event is on. Issue 22: within 1%.
+my @trace_rows = grep { defined fig('kmem', $_) && defined fig('notrace', $_) } @PAGES;
+if (@trace_rows) {
+	print "
+tracepoints compiled in but off, against TRACE=0 ($unit per operation)
+";
+	printf "%-24s %9s %9s %8s  %s\n", 'name', 'TRACE=0', 'traced', 'cost', 'issue 22 target';
+	open my $tmd, '>', "$out/trace.md" or die "$out/trace.md: $!\n";
+	print $tmd "| name | TRACE=0 | tracepoints in, off | cost |\n|---|---:|---:|---:|\n";
+	for my $n (@trace_rows) {
+		my ($off, $in) = (fig('notrace', $n), fig('kmem', $n));
+		my $cost = 100 * ($in - $off) / $off;
+		printf "%-24s %9d %9d %7.2f%%  <= 1%% %s\n", $n, $off, $in, $cost,
+			$cost <= 1 ? 'met' : 'not met';
+		printf $tmd "| `%s` | %d | %d | %+.2f%% |\n", $n, $off, $in, $cost;
+	}
+	close $tmd;
+}
+
 # wrap($text) - into lines of at most 78 columns, indented by 2, then 3.
 sub wrap {
 	my @l = ('  ');
@@ -526,4 +554,4 @@ unset multiplot
 GP
 close $gp or warn "gnuplot failed\n";
 unlink "$out/pages.dat", glob("$out/smp-*.dat");
-print "\nresults: $out/results.csv, $out/table.md, $out/smp.md; plots: $out/pages.png, $out/smp.png\n";
+print "\nresults: $out/results.csv, $out/table.md, $out/trace.md, $out/smp.md; plots: $out/pages.png, $out/smp.png\n";

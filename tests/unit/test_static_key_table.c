@@ -294,6 +294,89 @@ static void test_patch_on_transitions_only(void **state)
 	host_jump_label_transform = NULL;
 }
 
+/* A site that two keys share (static_branch_unlikely_any): kb's and kc's
+ * entries at text[100]; each key has one site of its own besides. */
+static void fill_shared(struct jump_entry *t)
+{
+	static const uint8_t nop[] = JUMP_LABEL_NOP;
+	static const struct site shared[4] = {
+		{900, 1200, &kc}, {100, 40, &kb}, {100, 40, &kc}, {500, 2000, &kb},
+	};
+
+	fill_table();
+	for (int i = 0; i < 4; i++) {
+		memcpy(&text[shared[i].code], nop, sizeof(nop));
+		assert_int_equal(jump_entry_set(&t[i],
+						(uintptr_t)&text[shared[i].code],
+						(uintptr_t)&text[shared[i].target],
+						shared[i].key), 0);
+	}
+}
+
+/* at - the state of the site at text[code], whose target is target. (The
+ * entry is static: its offsets must reach text.) */
+static enum jump_site_state at(size_t code, size_t target)
+{
+	static struct jump_entry e;
+
+	assert_int_equal(jump_entry_set(&e, (uintptr_t)&text[code],
+					(uintptr_t)&text[target], &kb), 0);
+	return jump_site_state(&e);
+}
+
+static void test_shared_site(void **state)
+{
+	static struct jump_entry t[4];
+
+	fill_shared(t);
+	host_jump_label_transform = fake_transform;
+	transforms = 0;
+	static_key_init_table(t, t + 4);
+	assert_int_equal(transforms, 0);
+	assert_int_equal(kb.nr_entries, 2);
+	assert_int_equal(kc.nr_entries, 2);
+
+	static_key_slow_inc(&kb);          /* the shared site and kb's own */
+	assert_int_equal(transforms, 1);
+	assert_int_equal(last_n, 2);
+	assert_int_equal(at(100, 40), JUMP_SITE_JMP);
+	assert_int_equal(at(500, 2000), JUMP_SITE_JMP);
+	assert_int_equal(at(900, 1200), JUMP_SITE_NOP);
+
+	static_key_slow_inc(&kc);          /* kc's own only: shared is a jmp */
+	assert_int_equal(transforms, 2);
+	assert_int_equal(last_n, 1);
+	assert_ptr_equal(jump_entry_code(last_entries), &text[900]);
+
+	static_key_slow_dec(&kb);          /* kc still on: shared stays */
+	assert_int_equal(transforms, 3);
+	assert_int_equal(last_n, 1);
+	assert_int_equal(at(100, 40), JUMP_SITE_JMP);
+	assert_int_equal(at(500, 2000), JUMP_SITE_NOP);
+	assert_true(static_branch_unlikely_any(&kb, &kc));
+
+	static_key_slow_dec(&kc);          /* the last key off: all NOPs */
+	assert_int_equal(at(100, 40), JUMP_SITE_NOP);
+	assert_int_equal(at(900, 1200), JUMP_SITE_NOP);
+	assert_false(static_branch_unlikely_any(&kb, &kc));
+
+	/* Both taken before the table is ready: the shared site is patched
+	 * once, for the first key, and left to the second. */
+	fill_shared(t);
+	static_key_slow_inc(&kb);
+	static_key_slow_inc(&kc);
+	transforms = 0;
+	static_key_init_table(t, t + 4);
+	assert_int_equal(at(100, 40), JUMP_SITE_JMP);
+	assert_int_equal(at(500, 2000), JUMP_SITE_JMP);
+	assert_int_equal(at(900, 1200), JUMP_SITE_JMP);
+	assert_int_equal(transforms, 2);
+	static_key_slow_dec(&kb);
+	static_key_slow_dec(&kc);
+	assert_int_equal(at(100, 40), JUMP_SITE_NOP);
+	host_jump_label_transform = NULL;
+}
+
 static void test_branch_reads_count(void **state)
 {
 	/* The host build's static_branch_unlikely is the plain read. */
@@ -359,6 +442,7 @@ int main(void)
 		cmocka_unit_test(test_ranges_and_find),
 		cmocka_unit_test(test_insn_and_state),
 		cmocka_unit_test(test_patch_on_transitions_only),
+		cmocka_unit_test(test_shared_site),
 		cmocka_unit_test(test_branch_reads_count),
 		cmocka_unit_test(test_format),
 		cmocka_unit_test(test_show_lists_registered),
