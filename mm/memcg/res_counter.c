@@ -26,6 +26,9 @@
 
 #include "kernel/trace/trace_events.h"
 
+/* Off: shared writes are not counted (mm/memcg/line_transfer.h). */
+DEFINE_STATIC_KEY_FALSE(line_transfer_key);
+
 void res_counter_init(struct res_counter *counter, struct res_counter *parent)
 {
 	counter->usage = 0;
