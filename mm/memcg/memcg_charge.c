@@ -241,14 +241,19 @@ charge_kmem_refused(struct mem_cgroup *memcg, gfp_t gfp,
 }
 
 /*
- * charge_kmem_refused_put - charge_kmem_refused, and if that refuses too,
+ * charge_kmem_pages_refused - a counter refused charge_kmem_pages' quiet
+ * charge: the counters charged before it are given back, and the charge
+ * made again the long way (charge_kmem_refused); if that refuses too,
  * the references the caller took for the pages are dropped: the charge
- * has failed.
+ * has failed. Out of line, so that charge_kmem_pages' common case is a
+ * leaf with no stack frame.
  */
 static __attribute__((noinline)) int
-charge_kmem_refused_put(struct mem_cgroup *memcg, gfp_t gfp,
-			unsigned int nr_pages)
+charge_kmem_pages_refused(struct mem_cgroup *memcg, gfp_t gfp,
+			  unsigned int nr_pages, struct res_counter *refused)
 {
+	res_counter_charge_two_refused(&memcg->res, &memcg->kmem, refused,
+				       (int64_t)nr_pages * PAGE_SIZE);
 	if (charge_kmem_refused(memcg, gfp, nr_pages) == 0)
 		return 0;
 	mem_cgroup_put_many(memcg, nr_pages);
@@ -256,18 +261,20 @@ charge_kmem_refused_put(struct mem_cgroup *memcg, gfp_t gfp,
 }
 
 /*
- * charge_kmem_pages - exactly nr_pages to res and kmem, in one call to
- * the counters: the common case with no stock, or a batch that did not
- * fit. If a counter refuses, charge_kmem_refused (and on a refusal there
- * too, the pages' references are dropped).
+ * charge_kmem_pages - exactly nr_pages to res and kmem, in one quiet
+ * charge of the counters: the common case with no stock, or a batch that
+ * did not fit. If a counter refuses, charge_kmem_pages_refused.
  */
 static __attribute__((noinline)) int
 charge_kmem_pages(struct mem_cgroup *memcg, gfp_t gfp, unsigned int nr_pages)
 {
-	if (likely(res_counter_charge_two(&memcg->res, &memcg->kmem,
-					  (int64_t)nr_pages * PAGE_SIZE) == 0))
+	struct res_counter *refused;
+
+	refused = __res_counter_try_charge_two(&memcg->res, &memcg->kmem,
+					       (int64_t)nr_pages * PAGE_SIZE);
+	if (likely(!refused))
 		return 0;
-	return charge_kmem_refused_put(memcg, gfp, nr_pages);
+	return charge_kmem_pages_refused(memcg, gfp, nr_pages, refused);
 }
 
 /*

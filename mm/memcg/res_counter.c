@@ -41,48 +41,12 @@ void res_counter_init(struct res_counter *counter, struct res_counter *parent)
 	counter->name = NULL;
 }
 
-/*
- * charge_one - add val to one counter if the result stays within its
- * limit. Returns false (and changes nothing) if it would not.
- */
-static inline __attribute__((always_inline)) bool
-charge_one(struct res_counter *c, int64_t val)
-{
-	int64_t old = __atomic_load_n(&c->usage, __ATOMIC_RELAXED);
-	int64_t new;
-
-	do {
-		if (old > __atomic_load_n(&c->limit, __ATOMIC_RELAXED) - val)
-			return false;  /* usage + val > limit */
-		new = old + val;
-	} while (!__atomic_compare_exchange_n(&c->usage, &old, new, true,
-					      __ATOMIC_RELAXED,
-					      __ATOMIC_RELAXED));
-	line_write(&c->line);
-	/* max_usage is a high-water mark: a racing update may lose to a
-	 * smaller one for a moment, as Linux's page_counter accepts too. */
-	if (new > __atomic_load_n(&c->max_usage, __ATOMIC_RELAXED))
-		__atomic_store_n(&c->max_usage, new, __ATOMIC_RELAXED);
-	return true;
-}
-
-static __attribute__((noinline, cold)) void
-uncharge_underflow(struct res_counter *c, int64_t val, int64_t new)
+void res_counter_uncharge_underflow(struct res_counter *c, int64_t val,
+				    int64_t new)
 {
 	printk("res_counter: uncharge of %lld bytes left counter %p at %lld: "
 	       "more was given back than was charged\n", (long long)val,
 	       (void *)c, (long long)new);
-}
-
-/* uncharge_one - take val off one counter; more than it holds is a bug. */
-static inline __attribute__((always_inline)) void
-uncharge_one(struct res_counter *c, int64_t val)
-{
-	int64_t new = __atomic_sub_fetch(&c->usage, val, __ATOMIC_RELAXED);
-
-	line_write(&c->line);
-	if (unlikely(new < 0))
-		uncharge_underflow(c, val, new);
 }
 
 static inline __attribute__((always_inline)) int
@@ -93,7 +57,7 @@ charge_tree(struct res_counter *counter, int64_t val,
 
 	*limit_fail_at = NULL;
 	for (c = counter; c; c = c->parent) {
-		if (likely(charge_one(c, val))) {
+		if (likely(__res_counter_charge_one(c, val))) {
 			trace_res_counter_charge(c, val, 0);
 			continue;
 		}
@@ -105,7 +69,7 @@ charge_tree(struct res_counter *counter, int64_t val,
 		*limit_fail_at = c;
 		/* Roll back the counters below the one that refused. */
 		for (u = counter; u != c; u = u->parent)
-			uncharge_one(u, val);
+			__res_counter_uncharge_one(u, val);
 		return -ENOMEM;
 	}
 	return 0;
@@ -123,35 +87,26 @@ int res_counter_charge_quiet(struct res_counter *counter, int64_t val,
 	return charge_tree(counter, val, limit_fail_at, false);
 }
 
-int res_counter_charge_two(struct res_counter *first,
-			   struct res_counter *second, int64_t val)
+void res_counter_charge_two_refused(struct res_counter *first,
+				    struct res_counter *second,
+				    struct res_counter *refused, int64_t val)
 {
-	struct res_counter *fail;
-
-	if (charge_tree(first, val, &fail, false))
-		return -ENOMEM;
-	if (likely(charge_tree(second, val, &fail, false) == 0))
-		return 0;
-	res_counter_uncharge(first, val);  /* all or nothing */
-	return -ENOMEM;
-}
-
-void res_counter_uncharge_two(struct res_counter *first,
-			      struct res_counter *second, int64_t val)
-{
-	struct res_counter *c;
-
-	for (c = first; c; c = c->parent)
-		uncharge_one(c, val);
-	for (c = second; c; c = c->parent)
-		uncharge_one(c, val);
+	/* A quiet refusal, as charge_tree's: traced, not counted. */
+	trace_res_counter_charge(refused, val, -EAGAIN);
+	/* Which chain refused: all of first was charged if second's did. */
+	if (!res_counter_is_ancestor(first, refused)) {
+		res_counter_uncharge_until(second, refused, val);
+		res_counter_uncharge(first, val);
+		return;
+	}
+	res_counter_uncharge_until(first, refused, val);
 }
 
 void res_counter_uncharge_until(struct res_counter *counter,
 				struct res_counter *top, int64_t val)
 {
 	for (struct res_counter *c = counter; c != top; c = c->parent)
-		uncharge_one(c, val);
+		__res_counter_uncharge_one(c, val);
 }
 
 void res_counter_uncharge(struct res_counter *counter, int64_t val)
