@@ -314,15 +314,40 @@ int memcg_charge_kmem(struct mem_cgroup *memcg, gfp_t gfp,
 	return memcg_charge_kmem_counters(memcg, gfp, nr_pages);
 }
 
+/*
+ * uncharge_kmem_counters_slow - the rest of memcg_uncharge_kmem_counters
+ * when a counter went below zero (reported, and the rest uncharged) or a
+ * task waits in an OOM (woken): then the references. Out of line, so
+ * that the common case has no stack frame.
+ */
+static __attribute__((noinline)) void
+uncharge_kmem_counters_slow(struct mem_cgroup *memcg, unsigned int nr_pages,
+			    struct res_counter *underflow)
+{
+	if (underflow)
+		res_counter_uncharge_two_underflow(&memcg->kmem, &memcg->res,
+						   underflow,
+						   (int64_t)nr_pages * PAGE_SIZE);
+	memcg_oom_recover(memcg);
+	mem_cgroup_put_many(memcg, nr_pages);
+}
+
 void memcg_uncharge_kmem_counters(struct mem_cgroup *memcg,
 				  unsigned int nr_pages)
 {
-	int64_t bytes = (int64_t)nr_pages * PAGE_SIZE;
+	struct res_counter *underflow;
 
 	/* The reverse order of the charge: res >= kmem at every moment;
 	 * the references last, since the last one may free the domain. */
-	res_counter_uncharge_two(&memcg->kmem, &memcg->res, bytes);
-	memcg_oom_recover(memcg);
+	underflow = __res_counter_try_uncharge_two(&memcg->kmem, &memcg->res,
+						   (int64_t)nr_pages * PAGE_SIZE);
+	/* memcg_oom_recover's test, made here: its call, and the report of
+	 * an underflow, are left to the slow path. */
+	if (unlikely(underflow ||
+		     __atomic_load_n(&memcg_oom_waiters, __ATOMIC_RELAXED))) {
+		uncharge_kmem_counters_slow(memcg, nr_pages, underflow);
+		return;
+	}
 	mem_cgroup_put_many(memcg, nr_pages);
 }
 

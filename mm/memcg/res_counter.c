@@ -102,6 +102,16 @@ void res_counter_charge_two_refused(struct res_counter *first,
 	res_counter_uncharge_until(first, refused, val);
 }
 
+void res_counter_uncharge_two_underflow(struct res_counter *first,
+					struct res_counter *second,
+					struct res_counter *at, int64_t val)
+{
+	res_counter_uncharge_underflow(at, val, res_counter_usage(at));
+	res_counter_uncharge(at->parent, val);
+	if (res_counter_is_ancestor(first, at))
+		res_counter_uncharge(second, val);
+}
+
 void res_counter_uncharge_until(struct res_counter *counter,
 				struct res_counter *top, int64_t val)
 {

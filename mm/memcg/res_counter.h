@@ -206,19 +206,57 @@ res_counter_charge_two(struct res_counter *first, struct res_counter *second,
 }
 
 /*
+ * __res_counter_try_uncharge_two - the common case of
+ * res_counter_uncharge_two, for a caller that wants no stack frame: give
+ * back val to first's chain, then second's, and return NULL. A counter
+ * left below zero (a bug) stops it there, just after that counter's
+ * uncharge, and is returned: the caller must then call
+ * res_counter_uncharge_two_underflow, which reports it and gives back the
+ * rest. No call in it.
+ */
+static __attribute__((always_inline)) inline struct res_counter *
+__res_counter_try_uncharge_two(struct res_counter *first,
+			       struct res_counter *second, int64_t val)
+{
+	struct res_counter *c;
+
+	for (c = first; c; c = c->parent) {
+		line_write(&c->line);
+		if (unlikely(__atomic_sub_fetch(&c->usage, val,
+						__ATOMIC_RELAXED) < 0))
+			return c;
+	}
+	for (c = second; c; c = c->parent) {
+		line_write(&c->line);
+		if (unlikely(__atomic_sub_fetch(&c->usage, val,
+						__ATOMIC_RELAXED) < 0))
+			return c;
+	}
+	return NULL;
+}
+
+/* res_counter_uncharge_two_underflow - the end of an
+ * __res_counter_try_uncharge_two that left counter at below zero: at is
+ * reported (with its usage as read now), and the counters after it given
+ * back: the rest of its chain, then all of second's if it is on
+ * first's. */
+void res_counter_uncharge_two_underflow(struct res_counter *first,
+					struct res_counter *second,
+					struct res_counter *at, int64_t val);
+
+/*
  * res_counter_uncharge_two - give back val bytes to first, then to
- * second (each with its ancestors): res_counter_uncharge twice, inline.
+ * second (each with its ancestors): res_counter_uncharge twice.
  */
 static __attribute__((always_inline)) inline void
 res_counter_uncharge_two(struct res_counter *first,
 			 struct res_counter *second, int64_t val)
 {
-	struct res_counter *c;
+	struct res_counter *at;
 
-	for (c = first; c; c = c->parent)
-		__res_counter_uncharge_one(c, val);
-	for (c = second; c; c = c->parent)
-		__res_counter_uncharge_one(c, val);
+	at = __res_counter_try_uncharge_two(first, second, val);
+	if (unlikely(at))
+		res_counter_uncharge_two_underflow(first, second, at, val);
 }
 
 /*
