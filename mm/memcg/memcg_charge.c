@@ -249,11 +249,13 @@ charge_kmem_refused(struct mem_cgroup *memcg, gfp_t gfp,
  * leaf with no stack frame.
  */
 static __attribute__((noinline)) int
-charge_kmem_pages_refused(struct mem_cgroup *memcg, gfp_t gfp,
-			  unsigned int nr_pages, struct res_counter *refused)
+charge_kmem_pages_refused(struct mem_cgroup *memcg, gfp_t gfp, int64_t bytes,
+			  struct res_counter *refused)
 {
+	unsigned int nr_pages = (unsigned int)(bytes / PAGE_SIZE);
+
 	res_counter_charge_two_refused(&memcg->res, &memcg->kmem, refused,
-				       (int64_t)nr_pages * PAGE_SIZE);
+				       bytes);
 	if (charge_kmem_refused(memcg, gfp, nr_pages) == 0)
 		return 0;
 	mem_cgroup_put_many(memcg, nr_pages);
@@ -263,18 +265,20 @@ charge_kmem_pages_refused(struct mem_cgroup *memcg, gfp_t gfp,
 /*
  * charge_kmem_pages - exactly nr_pages to res and kmem, in one quiet
  * charge of the counters: the common case with no stock, or a batch that
- * did not fit. If a counter refuses, charge_kmem_pages_refused.
+ * did not fit. If a counter refuses, charge_kmem_pages_refused (handed
+ * the bytes, not the pages: one value fewer to keep in a register).
  */
 static __attribute__((noinline)) int
 charge_kmem_pages(struct mem_cgroup *memcg, gfp_t gfp, unsigned int nr_pages)
 {
+	int64_t bytes = (int64_t)nr_pages * PAGE_SIZE;
 	struct res_counter *refused;
 
 	refused = __res_counter_try_charge_two(&memcg->res, &memcg->kmem,
-					       (int64_t)nr_pages * PAGE_SIZE);
+					       bytes);
 	if (likely(!refused))
 		return 0;
-	return charge_kmem_pages_refused(memcg, gfp, nr_pages, refused);
+	return charge_kmem_pages_refused(memcg, gfp, bytes, refused);
 }
 
 /*

@@ -41,38 +41,54 @@ void res_counter_init(struct res_counter *counter, struct res_counter *parent)
 	counter->name = NULL;
 }
 
-void res_counter_uncharge_underflow(struct res_counter *c, int64_t val,
-				    int64_t new)
+/*
+ * uncharge_underflow - the end of an uncharge that left counter at below
+ * zero: a bug, reported on the console (with the usage as read now), and
+ * the rest of the chain below top given back.
+ */
+static __attribute__((noinline, cold)) void
+uncharge_underflow(struct res_counter *at, struct res_counter *top,
+		   int64_t val)
 {
 	printk("res_counter: uncharge of %lld bytes left counter %p at %lld: "
 	       "more was given back than was charged\n", (long long)val,
-	       (void *)c, (long long)new);
+	       (void *)at, (long long)res_counter_usage(at));
+	res_counter_uncharge_until(at->parent, top, val);
+}
+
+/*
+ * charge_refused - the end of a refused charge_tree: the refusal counted
+ * (if count_fail) and traced, and the counters below the one that
+ * refused given back. Out of line: res_counter_charge's common case is
+ * then a leaf.
+ */
+static __attribute__((noinline)) int
+charge_refused(struct res_counter *counter, struct res_counter *refused,
+	       int64_t val, struct res_counter **limit_fail_at,
+	       bool count_fail)
+{
+	if (count_fail)
+		__atomic_add_fetch(&refused->failcnt, 1, __ATOMIC_RELAXED);
+	/* -ENOMEM: refused, counted; -EAGAIN: a batch declined quietly
+	 * (the caller tries the exact charge next). */
+	trace_res_counter_charge(refused, val, count_fail ? -ENOMEM : -EAGAIN);
+	*limit_fail_at = refused;
+	res_counter_uncharge_until(counter, refused, val);
+	return -ENOMEM;
 }
 
 static inline __attribute__((always_inline)) int
 charge_tree(struct res_counter *counter, int64_t val,
-		       struct res_counter **limit_fail_at, bool count_fail)
+	    struct res_counter **limit_fail_at, bool count_fail)
 {
-	struct res_counter *c, *u;
+	struct res_counter *refused;
 
 	*limit_fail_at = NULL;
-	for (c = counter; c; c = c->parent) {
-		if (likely(__res_counter_charge_one(c, val))) {
-			trace_res_counter_charge(c, val, 0);
-			continue;
-		}
-		if (count_fail)
-			__atomic_add_fetch(&c->failcnt, 1, __ATOMIC_RELAXED);
-		/* -ENOMEM: refused, counted; -EAGAIN: a batch declined
-		 * quietly (the caller tries the exact charge next). */
-		trace_res_counter_charge(c, val, count_fail ? -ENOMEM : -EAGAIN);
-		*limit_fail_at = c;
-		/* Roll back the counters below the one that refused. */
-		for (u = counter; u != c; u = u->parent)
-			__res_counter_uncharge_one(u, val);
-		return -ENOMEM;
-	}
-	return 0;
+	refused = __res_counter_try_charge_chain(counter, val);
+	if (likely(!refused))
+		return 0;
+	return charge_refused(counter, refused, val, limit_fail_at,
+			      count_fail);
 }
 
 int res_counter_charge(struct res_counter *counter, int64_t val,
@@ -106,8 +122,7 @@ void res_counter_uncharge_two_underflow(struct res_counter *first,
 					struct res_counter *second,
 					struct res_counter *at, int64_t val)
 {
-	res_counter_uncharge_underflow(at, val, res_counter_usage(at));
-	res_counter_uncharge(at->parent, val);
+	uncharge_underflow(at, NULL, val);
 	if (res_counter_is_ancestor(first, at))
 		res_counter_uncharge(second, val);
 }
@@ -115,8 +130,11 @@ void res_counter_uncharge_two_underflow(struct res_counter *first,
 void res_counter_uncharge_until(struct res_counter *counter,
 				struct res_counter *top, int64_t val)
 {
-	for (struct res_counter *c = counter; c != top; c = c->parent)
-		__res_counter_uncharge_one(c, val);
+	struct res_counter *at;
+
+	at = __res_counter_try_uncharge_chain(counter, top, val);
+	if (unlikely(at))
+		uncharge_underflow(at, top, val);
 }
 
 void res_counter_uncharge(struct res_counter *counter, int64_t val)

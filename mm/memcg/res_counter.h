@@ -113,11 +113,14 @@ int res_counter_charge_quiet(struct res_counter *counter, int64_t val,
 static __attribute__((always_inline)) inline bool
 __res_counter_charge_one(struct res_counter *c, int64_t val)
 {
+	/* The limit read once: a retry is for a usage that moved. (A limit
+	 * lowered meanwhile is res_counter_set_limit's to catch.) */
+	int64_t limit = __atomic_load_n(&c->limit, __ATOMIC_RELAXED);
 	int64_t old = __atomic_load_n(&c->usage, __ATOMIC_RELAXED);
 	int64_t new;
 
 	do {
-		if (old > __atomic_load_n(&c->limit, __ATOMIC_RELAXED) - val)
+		if (old > limit - val)
 			return false;  /* usage + val > limit */
 		new = old + val;
 	} while (!__atomic_compare_exchange_n(&c->usage, &old, new, true,
@@ -131,21 +134,47 @@ __res_counter_charge_one(struct res_counter *c, int64_t val)
 	return true;
 }
 
-/* res_counter_uncharge_underflow - the console report of an uncharge that
- * left counter c at new < 0 (out of line: it is a bug). */
-void res_counter_uncharge_underflow(struct res_counter *c, int64_t val,
-				    int64_t new);
-
-/* __res_counter_uncharge_one - take val off one counter; more than it
- * holds is a bug. */
-static __attribute__((always_inline)) inline void
-__res_counter_uncharge_one(struct res_counter *c, int64_t val)
+/*
+ * __res_counter_try_charge_chain - charge val to counter and its
+ * ancestors, and return NULL; or stop at the first counter that refuses
+ * and return it, with the counters below it still charged and nothing
+ * counted or traced for the refusal: the caller finishes that out of line
+ * (charge_tree's refusal, res_counter_charge_two_refused). No call in it,
+ * so that a caller whose refusal path is a tail call is a leaf.
+ */
+static __attribute__((always_inline)) inline struct res_counter *
+__res_counter_try_charge_chain(struct res_counter *counter, int64_t val)
 {
-	int64_t new = __atomic_sub_fetch(&c->usage, val, __ATOMIC_RELAXED);
+	struct res_counter *c;
 
-	line_write(&c->line);
-	if (unlikely(new < 0))
-		res_counter_uncharge_underflow(c, val, new);
+	for (c = counter; c; c = c->parent) {
+		if (unlikely(!__res_counter_charge_one(c, val)))
+			return c;
+		trace_res_counter_charge(c, val, 0);
+	}
+	return NULL;
+}
+
+/*
+ * __res_counter_try_uncharge_chain - give back val to counter and its
+ * ancestors below top, and return NULL; a counter left below zero (a
+ * bug) stops it there, just after that counter's uncharge, and is
+ * returned: the caller finishes out of line (the report, and the rest of
+ * the chain). No call in it.
+ */
+static __attribute__((always_inline)) inline struct res_counter *
+__res_counter_try_uncharge_chain(struct res_counter *counter,
+				 struct res_counter *top, int64_t val)
+{
+	struct res_counter *c;
+
+	for (c = counter; c != top; c = c->parent) {
+		line_write(&c->line);
+		if (unlikely(__atomic_sub_fetch(&c->usage, val,
+						__ATOMIC_RELAXED) < 0))
+			return c;
+	}
+	return NULL;
 }
 
 /*
@@ -161,19 +190,11 @@ static __attribute__((always_inline)) inline struct res_counter *
 __res_counter_try_charge_two(struct res_counter *first,
 			     struct res_counter *second, int64_t val)
 {
-	struct res_counter *c;
+	struct res_counter *refused = __res_counter_try_charge_chain(first, val);
 
-	for (c = first; c; c = c->parent) {
-		if (unlikely(!__res_counter_charge_one(c, val)))
-			return c;
-		trace_res_counter_charge(c, val, 0);
-	}
-	for (c = second; c; c = c->parent) {
-		if (unlikely(!__res_counter_charge_one(c, val)))
-			return c;
-		trace_res_counter_charge(c, val, 0);
-	}
-	return NULL;
+	if (unlikely(refused))
+		return refused;
+	return __res_counter_try_charge_chain(second, val);
 }
 
 /* res_counter_charge_two_refused - the end of a refused
@@ -218,21 +239,12 @@ static __attribute__((always_inline)) inline struct res_counter *
 __res_counter_try_uncharge_two(struct res_counter *first,
 			       struct res_counter *second, int64_t val)
 {
-	struct res_counter *c;
+	struct res_counter *at = __res_counter_try_uncharge_chain(first, NULL,
+								  val);
 
-	for (c = first; c; c = c->parent) {
-		line_write(&c->line);
-		if (unlikely(__atomic_sub_fetch(&c->usage, val,
-						__ATOMIC_RELAXED) < 0))
-			return c;
-	}
-	for (c = second; c; c = c->parent) {
-		line_write(&c->line);
-		if (unlikely(__atomic_sub_fetch(&c->usage, val,
-						__ATOMIC_RELAXED) < 0))
-			return c;
-	}
-	return NULL;
+	if (unlikely(at))
+		return at;
+	return __res_counter_try_uncharge_chain(second, NULL, val);
 }
 
 /* res_counter_uncharge_two_underflow - the end of an
