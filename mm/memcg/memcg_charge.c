@@ -20,13 +20,14 @@
  *           not accounted: done; else mem_cgroup_get_many(memcg, n)
  *           memcg_charge_kmem_counters(memcg, gfp, n)         here
  *             stock on: charge_kmem_batch(memcg, gfp, n)      here
- *               res_counter_charge_two(res, kmem, 32 pages)   mm/memcg/res_counter.c
+ *               res_counter_charge_two(res, kmem, 32 pages)   mm/memcg/res_counter.h
  *               mem_cgroup_get_many(memcg, 32 - n)            mm/memcg/memcontrol.h
  *               refill_stock(memcg, 32 - n, kmem)             mm/memcg/stock.c
  *               (the batch does not fit: charge_kmem_pages)
  *             else charge_kmem_pages(memcg, gfp, n)           here
- *               res_counter_charge_two(res, kmem, n pages)    mm/memcg/res_counter.c
- *               a counter refused: charge_kmem_refused_put()  here
+ *               __res_counter_try_charge_two(res, kmem, n)    mm/memcg/res_counter.h
+ *               refused: charge_kmem_pages_refused()          here
+ *                 res_counter_charge_two_refused: roll back   mm/memcg/res_counter.c
  *                 charge_kmem_refused(): (refused: put the refs)
  *                 res_counter_charge_quiet(res, n pages), or if
  *                 that does not fit, mem_cgroup_try_charge    (res)
@@ -43,8 +44,9 @@
  *       irqs off: this CPU's stock caches memcg and holds at most
  *       64 kernel pages after: the charge goes back to it, done
  *       else memcg_uncharge_kmem_counters(memcg, n)           here
- *         res_counter_uncharge_two(kmem, res)                 mm/memcg/res_counter.c
- *         memcg_oom_recover, mem_cgroup_put_many
+ *         __res_counter_try_uncharge_two(kmem, res)           mm/memcg/res_counter.h
+ *         mem_cgroup_put_many (an underflow, or OOM waiters:
+ *         uncharge_kmem_counters_slow, which wakes them)
  *     __free_pages: the page's fields reset (PG_kmemcg and page->memcg
  *     too), the pages back to the per-CPU list or the free lists
  *
@@ -53,8 +55,9 @@
  * alloc_pages_accounted return; memcg_kmem_domain where new_page reads
  * the domain (and at alloc_pages' root test, key on only);
  * memcg_stock_consume in __consume_stock; res_counter_charge at each level
- * of charge_tree; memcg_stock_refill and memcg_stock_drain in stock.c and
- * __stock_return_kmem; memcg_kmem_commit and memcg_kmem_uncharge in the
+ * charged (__res_counter_try_charge_chain, res_counter.h) and at the one
+ * that refuses (res_counter.c); memcg_stock_refill and memcg_stock_drain
+ * in stock.c and __stock_return_kmem; memcg_kmem_commit and memcg_kmem_uncharge in the
  * hooks. Each is a NOP while its event is off.
  *
  * User pages (hog, cache) enter at mem_cgroup_try_charge, from

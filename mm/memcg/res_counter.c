@@ -19,6 +19,12 @@
  * CPU changed the usage since it was read: then the new usage is known to
  * be within the limit. If another CPU got there first, the step is tried
  * again with the new usage. An uncharge is a plain atomic subtraction.
+ *
+ * The common case of both (every level charged; no counter left below
+ * zero) is inline, in res_counter.h, and calls nothing: its callers on
+ * the page path are leaves with no stack frame. What calls - a refusal
+ * counted, traced and rolled back, an underflow reported - is here, out of
+ * line, reached by a tail call.
  */
 #include "mm/memcg/res_counter.h"
 
