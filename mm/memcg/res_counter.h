@@ -113,14 +113,11 @@ int res_counter_charge_quiet(struct res_counter *counter, int64_t val,
 static __attribute__((always_inline)) inline bool
 __res_counter_charge_one(struct res_counter *c, int64_t val)
 {
-	/* The limit read once: a retry is for a usage that moved. (A limit
-	 * lowered meanwhile is res_counter_set_limit's to catch.) */
-	int64_t limit = __atomic_load_n(&c->limit, __ATOMIC_RELAXED);
 	int64_t old = __atomic_load_n(&c->usage, __ATOMIC_RELAXED);
 	int64_t new;
 
 	do {
-		if (old > limit - val)
+		if (old > __atomic_load_n(&c->limit, __ATOMIC_RELAXED) - val)
 			return false;  /* usage + val > limit */
 		new = old + val;
 	} while (!__atomic_compare_exchange_n(&c->usage, &old, new, true,
