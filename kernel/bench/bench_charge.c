@@ -29,7 +29,9 @@
  * counters and its reference count) by a CPU other than the line's last
  * writer - what would move the line between caches on real hardware, and
  * what TCG, which models no cache, cannot show in its timings. The count
- * is per 1000 charge+uncharge pairs.
+ * is per 1000 charge+uncharge pairs. Counting costs a few instructions
+ * per shared write, so it is on (line_transfer_count_start) only while
+ * these runs take their samples.
  *
  * Each CPU runs pairs for CHARGE_SAMPLE_MS milliseconds of TSC time per
  * sample (a fixed time rather than a fixed count: with the stock off,
@@ -231,10 +233,12 @@ static void charge_smp_in(struct mem_cgroup *memcg)
 
 	memcg_stock_set_enabled(charge_stock);
 	memcg_stock_set_kmem(!charge_old_kmem);
+	line_transfer_count_start();
 	for (int s = 0; s < CHARGE_SAMPLES; s++)
 		for (unsigned int i = 0; i < nr_configs; i++)
 			if (configs[i].cpus)
 				sample(memcg, &configs[i]);
+	line_transfer_count_stop();
 	drain_all_stock(memcg);
 	memcg_stock_set_kmem(true);
 	memcg_stock_set_enabled(true);

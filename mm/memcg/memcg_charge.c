@@ -20,13 +20,14 @@
  *           not accounted: done; else mem_cgroup_get_many(memcg, n)
  *           memcg_charge_kmem_counters(memcg, gfp, n)         here
  *             stock on: charge_kmem_batch(memcg, gfp, n)      here
- *               res_counter_charge_two(res, kmem, 32 pages)   mm/memcg/res_counter.c
+ *               res_counter_charge_two(res, kmem, 32 pages)   mm/memcg/res_counter.h
  *               mem_cgroup_get_many(memcg, 32 - n)            mm/memcg/memcontrol.h
  *               refill_stock(memcg, 32 - n, kmem)             mm/memcg/stock.c
  *               (the batch does not fit: charge_kmem_pages)
  *             else charge_kmem_pages(memcg, gfp, n)           here
- *               res_counter_charge_two(res, kmem, n pages)    mm/memcg/res_counter.c
- *               a counter refused: charge_kmem_refused_put()  here
+ *               __res_counter_try_charge_two(res, kmem, n)    mm/memcg/res_counter.h
+ *               refused: charge_kmem_pages_refused()          here
+ *                 res_counter_charge_two_refused: roll back   mm/memcg/res_counter.c
  *                 charge_kmem_refused(): (refused: put the refs)
  *                 res_counter_charge_quiet(res, n pages), or if
  *                 that does not fit, mem_cgroup_try_charge    (res)
@@ -43,8 +44,9 @@
  *       irqs off: this CPU's stock caches memcg and holds at most
  *       64 kernel pages after: the charge goes back to it, done
  *       else memcg_uncharge_kmem_counters(memcg, n)           here
- *         res_counter_uncharge_two(kmem, res)                 mm/memcg/res_counter.c
- *         memcg_oom_recover, mem_cgroup_put_many
+ *         __res_counter_try_uncharge_two(kmem, res)           mm/memcg/res_counter.h
+ *         mem_cgroup_put_many (an underflow, or OOM waiters:
+ *         uncharge_kmem_counters_slow, which wakes them)
  *     __free_pages: the page's fields reset (PG_kmemcg and page->memcg
  *     too), the pages back to the per-CPU list or the free lists
  *
@@ -53,8 +55,9 @@
  * alloc_pages_accounted return; memcg_kmem_domain where new_page reads
  * the domain (and at alloc_pages' root test, key on only);
  * memcg_stock_consume in __consume_stock; res_counter_charge at each level
- * of charge_tree; memcg_stock_refill and memcg_stock_drain in stock.c and
- * __stock_return_kmem; memcg_kmem_commit and memcg_kmem_uncharge in the
+ * charged (__res_counter_try_charge_chain, res_counter.h) and at the one
+ * that refuses (res_counter.c); memcg_stock_refill and memcg_stock_drain
+ * in stock.c and __stock_return_kmem; memcg_kmem_commit and memcg_kmem_uncharge in the
  * hooks. Each is a NOP while its event is off.
  *
  * User pages (hog, cache) enter at mem_cgroup_try_charge, from
@@ -241,14 +244,21 @@ charge_kmem_refused(struct mem_cgroup *memcg, gfp_t gfp,
 }
 
 /*
- * charge_kmem_refused_put - charge_kmem_refused, and if that refuses too,
+ * charge_kmem_pages_refused - a counter refused charge_kmem_pages' quiet
+ * charge: the counters charged before it are given back, and the charge
+ * made again the long way (charge_kmem_refused); if that refuses too,
  * the references the caller took for the pages are dropped: the charge
- * has failed.
+ * has failed. Out of line, so that charge_kmem_pages' common case is a
+ * leaf with no stack frame.
  */
 static __attribute__((noinline)) int
-charge_kmem_refused_put(struct mem_cgroup *memcg, gfp_t gfp,
-			unsigned int nr_pages)
+charge_kmem_pages_refused(struct mem_cgroup *memcg, gfp_t gfp, int64_t bytes,
+			  struct res_counter *refused)
 {
+	unsigned int nr_pages = (unsigned int)(bytes / PAGE_SIZE);
+
+	res_counter_charge_two_refused(&memcg->res, &memcg->kmem, refused,
+				       bytes);
 	if (charge_kmem_refused(memcg, gfp, nr_pages) == 0)
 		return 0;
 	mem_cgroup_put_many(memcg, nr_pages);
@@ -256,18 +266,22 @@ charge_kmem_refused_put(struct mem_cgroup *memcg, gfp_t gfp,
 }
 
 /*
- * charge_kmem_pages - exactly nr_pages to res and kmem, in one call to
- * the counters: the common case with no stock, or a batch that did not
- * fit. If a counter refuses, charge_kmem_refused (and on a refusal there
- * too, the pages' references are dropped).
+ * charge_kmem_pages - exactly nr_pages to res and kmem, in one quiet
+ * charge of the counters: the common case with no stock, or a batch that
+ * did not fit. If a counter refuses, charge_kmem_pages_refused (handed
+ * the bytes, not the pages: one value fewer to keep in a register).
  */
 static __attribute__((noinline)) int
 charge_kmem_pages(struct mem_cgroup *memcg, gfp_t gfp, unsigned int nr_pages)
 {
-	if (likely(res_counter_charge_two(&memcg->res, &memcg->kmem,
-					  (int64_t)nr_pages * PAGE_SIZE) == 0))
+	int64_t bytes = (int64_t)nr_pages * PAGE_SIZE;
+	struct res_counter *refused;
+
+	refused = __res_counter_try_charge_two(&memcg->res, &memcg->kmem,
+					       bytes);
+	if (likely(!refused))
 		return 0;
-	return charge_kmem_refused_put(memcg, gfp, nr_pages);
+	return charge_kmem_pages_refused(memcg, gfp, bytes, refused);
 }
 
 /*
@@ -307,15 +321,40 @@ int memcg_charge_kmem(struct mem_cgroup *memcg, gfp_t gfp,
 	return memcg_charge_kmem_counters(memcg, gfp, nr_pages);
 }
 
+/*
+ * uncharge_kmem_counters_slow - the rest of memcg_uncharge_kmem_counters
+ * when a counter went below zero (reported, and the rest uncharged) or a
+ * task waits in an OOM (woken): then the references. Out of line, so
+ * that the common case has no stack frame.
+ */
+static __attribute__((noinline)) void
+uncharge_kmem_counters_slow(struct mem_cgroup *memcg, unsigned int nr_pages,
+			    struct res_counter *underflow)
+{
+	if (underflow)
+		res_counter_uncharge_two_underflow(&memcg->kmem, &memcg->res,
+						   underflow,
+						   (int64_t)nr_pages * PAGE_SIZE);
+	memcg_oom_recover(memcg);
+	mem_cgroup_put_many(memcg, nr_pages);
+}
+
 void memcg_uncharge_kmem_counters(struct mem_cgroup *memcg,
 				  unsigned int nr_pages)
 {
-	int64_t bytes = (int64_t)nr_pages * PAGE_SIZE;
+	struct res_counter *underflow;
 
 	/* The reverse order of the charge: res >= kmem at every moment;
 	 * the references last, since the last one may free the domain. */
-	res_counter_uncharge_two(&memcg->kmem, &memcg->res, bytes);
-	memcg_oom_recover(memcg);
+	underflow = __res_counter_try_uncharge_two(&memcg->kmem, &memcg->res,
+						   (int64_t)nr_pages * PAGE_SIZE);
+	/* memcg_oom_recover's test, made here: its call, and the report of
+	 * an underflow, are left to the slow path. */
+	if (unlikely(underflow ||
+		     __atomic_load_n(&memcg_oom_waiters, __ATOMIC_RELAXED))) {
+		uncharge_kmem_counters_slow(memcg, nr_pages, underflow);
+		return;
+	}
 	mem_cgroup_put_many(memcg, nr_pages);
 }
 

@@ -19,12 +19,21 @@
  * CPU changed the usage since it was read: then the new usage is known to
  * be within the limit. If another CPU got there first, the step is tried
  * again with the new usage. An uncharge is a plain atomic subtraction.
+ *
+ * The common case of both (every level charged; no counter left below
+ * zero) is inline, in res_counter.h, and calls nothing: its callers on
+ * the page path are leaves with no stack frame. What calls - a refusal
+ * counted, traced and rolled back, an underflow reported - is here, out of
+ * line, reached by a tail call.
  */
 #include "mm/memcg/res_counter.h"
 
 #include <errno.h>
 
 #include "kernel/trace/trace_events.h"
+
+/* Off: shared writes are not counted (mm/memcg/line_transfer.h). */
+DEFINE_STATIC_KEY_FALSE(line_transfer_key);
 
 void res_counter_init(struct res_counter *counter, struct res_counter *parent)
 {
@@ -39,73 +48,53 @@ void res_counter_init(struct res_counter *counter, struct res_counter *parent)
 }
 
 /*
- * charge_one - add val to one counter if the result stays within its
- * limit. Returns false (and changes nothing) if it would not.
+ * uncharge_underflow - the end of an uncharge that left counter at below
+ * zero: a bug, reported on the console (with the usage as read now), and
+ * the rest of the chain below top given back.
  */
-static inline __attribute__((always_inline)) bool
-charge_one(struct res_counter *c, int64_t val)
-{
-	int64_t old = __atomic_load_n(&c->usage, __ATOMIC_RELAXED);
-	int64_t new;
-
-	do {
-		if (old > __atomic_load_n(&c->limit, __ATOMIC_RELAXED) - val)
-			return false;  /* usage + val > limit */
-		new = old + val;
-	} while (!__atomic_compare_exchange_n(&c->usage, &old, new, true,
-					      __ATOMIC_RELAXED,
-					      __ATOMIC_RELAXED));
-	line_write(&c->line);
-	/* max_usage is a high-water mark: a racing update may lose to a
-	 * smaller one for a moment, as Linux's page_counter accepts too. */
-	if (new > __atomic_load_n(&c->max_usage, __ATOMIC_RELAXED))
-		__atomic_store_n(&c->max_usage, new, __ATOMIC_RELAXED);
-	return true;
-}
-
 static __attribute__((noinline, cold)) void
-uncharge_underflow(struct res_counter *c, int64_t val, int64_t new)
+uncharge_underflow(struct res_counter *at, struct res_counter *top,
+		   int64_t val)
 {
 	printk("res_counter: uncharge of %lld bytes left counter %p at %lld: "
 	       "more was given back than was charged\n", (long long)val,
-	       (void *)c, (long long)new);
+	       (void *)at, (long long)res_counter_usage(at));
+	res_counter_uncharge_until(at->parent, top, val);
 }
 
-/* uncharge_one - take val off one counter; more than it holds is a bug. */
-static inline __attribute__((always_inline)) void
-uncharge_one(struct res_counter *c, int64_t val)
+/*
+ * charge_refused - the end of a refused charge_tree: the refusal counted
+ * (if count_fail) and traced, and the counters below the one that
+ * refused given back. Out of line: res_counter_charge's common case is
+ * then a leaf.
+ */
+static __attribute__((noinline)) int
+charge_refused(struct res_counter *counter, struct res_counter *refused,
+	       int64_t val, struct res_counter **limit_fail_at,
+	       bool count_fail)
 {
-	int64_t new = __atomic_sub_fetch(&c->usage, val, __ATOMIC_RELAXED);
-
-	line_write(&c->line);
-	if (unlikely(new < 0))
-		uncharge_underflow(c, val, new);
+	if (count_fail)
+		__atomic_add_fetch(&refused->failcnt, 1, __ATOMIC_RELAXED);
+	/* -ENOMEM: refused, counted; -EAGAIN: a batch declined quietly
+	 * (the caller tries the exact charge next). */
+	trace_res_counter_charge(refused, val, count_fail ? -ENOMEM : -EAGAIN);
+	*limit_fail_at = refused;
+	res_counter_uncharge_until(counter, refused, val);
+	return -ENOMEM;
 }
 
 static inline __attribute__((always_inline)) int
 charge_tree(struct res_counter *counter, int64_t val,
-		       struct res_counter **limit_fail_at, bool count_fail)
+	    struct res_counter **limit_fail_at, bool count_fail)
 {
-	struct res_counter *c, *u;
+	struct res_counter *refused;
 
 	*limit_fail_at = NULL;
-	for (c = counter; c; c = c->parent) {
-		if (likely(charge_one(c, val))) {
-			trace_res_counter_charge(c, val, 0);
-			continue;
-		}
-		if (count_fail)
-			__atomic_add_fetch(&c->failcnt, 1, __ATOMIC_RELAXED);
-		/* -ENOMEM: refused, counted; -EAGAIN: a batch declined
-		 * quietly (the caller tries the exact charge next). */
-		trace_res_counter_charge(c, val, count_fail ? -ENOMEM : -EAGAIN);
-		*limit_fail_at = c;
-		/* Roll back the counters below the one that refused. */
-		for (u = counter; u != c; u = u->parent)
-			uncharge_one(u, val);
-		return -ENOMEM;
-	}
-	return 0;
+	refused = __res_counter_try_charge_chain(counter, val);
+	if (likely(!refused))
+		return 0;
+	return charge_refused(counter, refused, val, limit_fail_at,
+			      count_fail);
 }
 
 int res_counter_charge(struct res_counter *counter, int64_t val,
@@ -120,35 +109,38 @@ int res_counter_charge_quiet(struct res_counter *counter, int64_t val,
 	return charge_tree(counter, val, limit_fail_at, false);
 }
 
-int res_counter_charge_two(struct res_counter *first,
-			   struct res_counter *second, int64_t val)
+void res_counter_charge_two_refused(struct res_counter *first,
+				    struct res_counter *second,
+				    struct res_counter *refused, int64_t val)
 {
-	struct res_counter *fail;
-
-	if (charge_tree(first, val, &fail, false))
-		return -ENOMEM;
-	if (likely(charge_tree(second, val, &fail, false) == 0))
-		return 0;
-	res_counter_uncharge(first, val);  /* all or nothing */
-	return -ENOMEM;
+	/* A quiet refusal, as charge_tree's: traced, not counted. */
+	trace_res_counter_charge(refused, val, -EAGAIN);
+	/* Which chain refused: all of first was charged if second's did. */
+	if (!res_counter_is_ancestor(first, refused)) {
+		res_counter_uncharge_until(second, refused, val);
+		res_counter_uncharge(first, val);
+		return;
+	}
+	res_counter_uncharge_until(first, refused, val);
 }
 
-void res_counter_uncharge_two(struct res_counter *first,
-			      struct res_counter *second, int64_t val)
+void res_counter_uncharge_two_underflow(struct res_counter *first,
+					struct res_counter *second,
+					struct res_counter *at, int64_t val)
 {
-	struct res_counter *c;
-
-	for (c = first; c; c = c->parent)
-		uncharge_one(c, val);
-	for (c = second; c; c = c->parent)
-		uncharge_one(c, val);
+	uncharge_underflow(at, NULL, val);
+	if (res_counter_is_ancestor(first, at))
+		res_counter_uncharge(second, val);
 }
 
 void res_counter_uncharge_until(struct res_counter *counter,
 				struct res_counter *top, int64_t val)
 {
-	for (struct res_counter *c = counter; c != top; c = c->parent)
-		uncharge_one(c, val);
+	struct res_counter *at;
+
+	at = __res_counter_try_uncharge_chain(counter, top, val);
+	if (unlikely(at))
+		uncharge_underflow(at, top, val);
 }
 
 void res_counter_uncharge(struct res_counter *counter, int64_t val)

@@ -21,11 +21,13 @@
 #ifndef MM_RES_COUNTER_H
 #define MM_RES_COUNTER_H
 
+#include <errno.h>
 #include <stdint.h>
 
 #include <stdbool.h>
 
 #include "kernel/platform.h"
+#include "kernel/trace/trace_events.h"
 #include "mm/memcg/line_transfer.h"
 
 struct mem_cgroup;
@@ -102,22 +104,169 @@ int res_counter_charge_quiet(struct res_counter *counter, int64_t val,
 			     struct res_counter **limit_fail_at);
 
 /*
+ * __res_counter_charge_one - add val to one counter (not its ancestors)
+ * if the result stays within its limit. Returns false, and changes
+ * nothing, if it would not. Inline, with no call in it, for the callers
+ * below: a charge of a page without a stock then runs in its caller's
+ * frame, or in none.
+ */
+static __attribute__((always_inline)) inline bool
+__res_counter_charge_one(struct res_counter *c, int64_t val)
+{
+	int64_t old = __atomic_load_n(&c->usage, __ATOMIC_RELAXED);
+	int64_t new;
+
+	do {
+		if (old > __atomic_load_n(&c->limit, __ATOMIC_RELAXED) - val)
+			return false;  /* usage + val > limit */
+		new = old + val;
+	} while (!__atomic_compare_exchange_n(&c->usage, &old, new, true,
+					      __ATOMIC_RELAXED,
+					      __ATOMIC_RELAXED));
+	line_write(&c->line);
+	/* max_usage is a high-water mark: a racing update may lose to a
+	 * smaller one for a moment, as Linux's page_counter accepts too. */
+	if (new > __atomic_load_n(&c->max_usage, __ATOMIC_RELAXED))
+		__atomic_store_n(&c->max_usage, new, __ATOMIC_RELAXED);
+	return true;
+}
+
+/*
+ * __res_counter_try_charge_chain - charge val to counter and its
+ * ancestors, and return NULL; or stop at the first counter that refuses
+ * and return it, with the counters below it still charged and nothing
+ * counted or traced for the refusal: the caller finishes that out of line
+ * (charge_tree's refusal, res_counter_charge_two_refused). No call in it,
+ * so that a caller whose refusal path is a tail call is a leaf.
+ */
+static __attribute__((always_inline)) inline struct res_counter *
+__res_counter_try_charge_chain(struct res_counter *counter, int64_t val)
+{
+	struct res_counter *c;
+
+	for (c = counter; c; c = c->parent) {
+		if (unlikely(!__res_counter_charge_one(c, val)))
+			return c;
+		trace_res_counter_charge(c, val, 0);
+	}
+	return NULL;
+}
+
+/*
+ * __res_counter_try_uncharge_chain - give back val to counter and its
+ * ancestors below top, and return NULL; a counter left below zero (a
+ * bug) stops it there, just after that counter's uncharge, and is
+ * returned: the caller finishes out of line (the report, and the rest of
+ * the chain). No call in it.
+ */
+static __attribute__((always_inline)) inline struct res_counter *
+__res_counter_try_uncharge_chain(struct res_counter *counter,
+				 struct res_counter *top, int64_t val)
+{
+	struct res_counter *c;
+
+	for (c = counter; c != top; c = c->parent) {
+		line_write(&c->line);
+		if (unlikely(__atomic_sub_fetch(&c->usage, val,
+						__ATOMIC_RELAXED) < 0))
+			return c;
+	}
+	return NULL;
+}
+
+/*
+ * __res_counter_try_charge_two - the common case of res_counter_charge_two,
+ * for a caller that wants its refusal path to be a tail call: charge val
+ * to first's chain, then second's, and return NULL; or stop at the
+ * counter that refuses and return it, with the counters before it still
+ * charged - the caller must then call res_counter_charge_two_refused,
+ * which gives those back. No call in it: the caller's common case can
+ * be a leaf, with no stack frame.
+ */
+static __attribute__((always_inline)) inline struct res_counter *
+__res_counter_try_charge_two(struct res_counter *first,
+			     struct res_counter *second, int64_t val)
+{
+	struct res_counter *refused = __res_counter_try_charge_chain(first, val);
+
+	if (unlikely(refused))
+		return refused;
+	return __res_counter_try_charge_chain(second, val);
+}
+
+/* res_counter_charge_two_refused - the end of a refused
+ * __res_counter_try_charge_two: the refusal traced (-EAGAIN: quiet, not
+ * counted), and the counters charged before the one that refused given
+ * back (second's below it, then all of first's, if it is on second's
+ * chain). */
+void res_counter_charge_two_refused(struct res_counter *first,
+				    struct res_counter *second,
+				    struct res_counter *refused, int64_t val);
+
+/*
  * res_counter_charge_two - charge val to first, then to second (each up
  * its own chain), quietly, all or nothing: if either refuses, neither
  * keeps the charge and -ENOMEM is returned; no failcnt is counted. One
  * call for the two counters of a domain (res, then kmem) that a kernel
  * page charges; a refusal is then made again, counted, the long way.
  */
-int res_counter_charge_two(struct res_counter *first,
-			   struct res_counter *second, int64_t val);
+static __attribute__((always_inline)) inline int
+res_counter_charge_two(struct res_counter *first, struct res_counter *second,
+		       int64_t val)
+{
+	struct res_counter *refused;
+
+	refused = __res_counter_try_charge_two(first, second, val);
+	if (likely(!refused))
+		return 0;
+	res_counter_charge_two_refused(first, second, refused, val);
+	return -ENOMEM;
+}
+
+/*
+ * __res_counter_try_uncharge_two - the common case of
+ * res_counter_uncharge_two, for a caller that wants no stack frame: give
+ * back val to first's chain, then second's, and return NULL. A counter
+ * left below zero (a bug) stops it there, just after that counter's
+ * uncharge, and is returned: the caller must then call
+ * res_counter_uncharge_two_underflow, which reports it and gives back the
+ * rest. No call in it.
+ */
+static __attribute__((always_inline)) inline struct res_counter *
+__res_counter_try_uncharge_two(struct res_counter *first,
+			       struct res_counter *second, int64_t val)
+{
+	struct res_counter *at = __res_counter_try_uncharge_chain(first, NULL,
+								  val);
+
+	if (unlikely(at))
+		return at;
+	return __res_counter_try_uncharge_chain(second, NULL, val);
+}
+
+/* res_counter_uncharge_two_underflow - the end of an
+ * __res_counter_try_uncharge_two that left counter at below zero: at is
+ * reported (with its usage as read now), and the counters after it given
+ * back: the rest of its chain, then all of second's if it is on
+ * first's. */
+void res_counter_uncharge_two_underflow(struct res_counter *first,
+					struct res_counter *second,
+					struct res_counter *at, int64_t val);
 
 /*
  * res_counter_uncharge_two - give back val bytes to first, then to
- * second (each with its ancestors): res_counter_uncharge twice, in one
- * call.
+ * second (each with its ancestors): res_counter_uncharge twice.
  */
-void res_counter_uncharge_two(struct res_counter *first,
-			      struct res_counter *second, int64_t val);
+static __attribute__((always_inline)) inline void
+res_counter_uncharge_two(struct res_counter *first,
+			 struct res_counter *second, int64_t val)
+{
+	struct res_counter *at;
+
+	at = __res_counter_try_uncharge_two(first, second, val);
+	if (unlikely(at))
+		res_counter_uncharge_two_underflow(first, second, at, val);
+}
 
 /*
  * res_counter_uncharge - give back val bytes to counter and all its

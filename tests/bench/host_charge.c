@@ -152,6 +152,8 @@ int main(int argc, char **argv)
 			return 1;
 	}
 
+	/* Count line transfers (off by default: a NOP per shared write). */
+	line_transfer_count_start();
 	base = run(w, GFP_KERNEL, &per_1k);
 	printf("host_charge unaccounted threads=%u kops_per_s=%.0f\n",
 	       nthreads, base);
@@ -171,5 +173,6 @@ int main(int argc, char **argv)
 	printf("host_charge nostock threads=%u kops_per_s=%.0f ratio=%.2f "
 	       "transfers_per_1k=%lu\n", nthreads, kops, kops / base, per_1k);
 	memcg_stock_set_enabled(true);
+	line_transfer_count_stop();
 	return 0;
 }

@@ -3,7 +3,9 @@
  * tests/unit/test_res_counter.c - mm/memcg/res_counter.c: charges up a tree of
  * counters, refusal at the first full ancestor with its failcnt, rollback
  * of the partial charge, limits, resets, and many threads charging one
- * counter at once.
+ * counter at once; the two-chain charge and uncharge of a kernel page
+ * (res_counter_charge_two, res_counter_uncharge_two) with their refusal
+ * and underflow ends; the line-transfer count behind its static key.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -11,10 +13,12 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <cmocka.h>
 
 #include "mm/memcg/res_counter.h"
+#include "tests/unit/host_console.h"
 
 #define DEPTH 4
 
@@ -180,6 +184,144 @@ static void test_uncharge_until(void **state)
 	assert_false(res_counter_is_ancestor(&c[0], &c[3]));
 }
 
+/* --- two chains: res_counter_charge_two, res_counter_uncharge_two ------ */
+
+/* d[] is a second chain beside c[], as a domain's kmem beside its res. */
+static struct res_counter d[DEPTH];
+
+static void make_two_chains(void)
+{
+	make_chain();
+	for (int i = 0; i < DEPTH; i++)
+		res_counter_init(&d[i], i ? &d[i - 1] : NULL);
+}
+
+static void test_charge_two(void **state)
+{
+	make_two_chains();
+	assert_int_equal(res_counter_charge_two(&c[DEPTH - 1], &d[DEPTH - 1],
+						4096), 0);
+	for (int i = 0; i < DEPTH; i++) {
+		assert_int_equal(c[i].usage, 4096);
+		assert_int_equal(d[i].usage, 4096);
+		assert_int_equal(c[i].max_usage, 4096);
+		assert_int_equal(d[i].max_usage, 4096);
+	}
+	res_counter_uncharge_two(&d[DEPTH - 1], &c[DEPTH - 1], 4096);
+	for (int i = 0; i < DEPTH; i++) {
+		assert_int_equal(c[i].usage, 0);
+		assert_int_equal(d[i].usage, 0);
+	}
+}
+
+/* A refusal at every level of either chain: all or nothing, and quiet
+ * (no failcnt anywhere). */
+static void test_charge_two_refused_every_level(void **state)
+{
+	for (int chain = 0; chain < 2; chain++) {
+		for (int level = 0; level < DEPTH; level++) {
+			struct res_counter *full = chain ? &d[level] : &c[level];
+
+			make_two_chains();
+			assert_int_equal(res_counter_charge_two(&c[DEPTH - 1],
+								&d[DEPTH - 1],
+								8192), 0);
+			assert_int_equal(res_counter_set_limit(full, 12288), 0);
+			assert_int_equal(res_counter_charge_two(&c[DEPTH - 1],
+								&d[DEPTH - 1],
+								8192),
+					 -ENOMEM);
+			for (int i = 0; i < DEPTH; i++) {
+				assert_int_equal(c[i].usage, 8192);
+				assert_int_equal(d[i].usage, 8192);
+				assert_int_equal(c[i].failcnt, 0);
+				assert_int_equal(d[i].failcnt, 0);
+			}
+			/* What still fits is charged. */
+			assert_int_equal(res_counter_charge_two(&c[DEPTH - 1],
+								&d[DEPTH - 1],
+								4096), 0);
+			assert_int_equal(full->usage, 12288);
+		}
+	}
+}
+
+/* More given back than was charged, at every level of either chain: the
+ * bug is reported, and every counter still gets its uncharge. */
+static void test_uncharge_two_underflow(void **state)
+{
+	for (int chain = 0; chain < 2; chain++) {
+		for (int level = 0; level < DEPTH; level++) {
+			struct res_counter *low = chain ? &d[level] : &c[level];
+
+			make_two_chains();
+			assert_int_equal(res_counter_charge_two(&c[DEPTH - 1],
+								&d[DEPTH - 1],
+								8192), 0);
+			res_counter_uncharge(low, 4096);  /* and its parents */
+			host_console_capture(true);
+			res_counter_uncharge_two(&d[DEPTH - 1], &c[DEPTH - 1],
+						 8192);
+			assert_non_null(strstr(host_console_output(),
+					       "more was given back"));
+			host_console_capture(false);
+			for (int i = 0; i < DEPTH; i++) {
+				struct res_counter *x = chain ? &d[i] : &c[i];
+				struct res_counter *y = chain ? &c[i] : &d[i];
+
+				assert_int_equal(x->usage,
+						 i <= level ? -4096 : 0);
+				assert_int_equal(y->usage, 0);
+			}
+		}
+	}
+}
+
+static void test_uncharge_until_underflow(void **state)
+{
+	struct res_counter *fail;
+
+	make_chain();
+	assert_int_equal(res_counter_charge(&c[1], 4096, &fail), 0);
+	host_console_capture(true);
+	res_counter_uncharge_until(&c[3], &c[0], 4096);
+	assert_non_null(strstr(host_console_output(), "more was given back"));
+	host_console_capture(false);
+	assert_int_equal(c[3].usage, -4096);
+	assert_int_equal(c[2].usage, -4096);
+	assert_int_equal(c[1].usage, 0);
+	assert_int_equal(c[0].usage, 4096);
+}
+
+/* --- line transfers (mm/memcg/line_transfer.h) --------------------------- */
+
+/* Writes count only while line_transfer_key is on; then each write by a
+ * CPU other than the line's last writer is one transfer. */
+static void test_line_transfers(void **state)
+{
+	struct res_counter *fail;
+
+	make_chain();
+	host_set_cpu(0);
+	res_counter_charge(&c[3], 4096, &fail);
+	host_set_cpu(1);
+	res_counter_uncharge(&c[3], 4096);
+	assert_int_equal(line_transfers(&c[3].line), 0);
+
+	line_transfer_count_start();
+	host_set_cpu(0);
+	res_counter_charge(&c[3], 4096, &fail);  /* from CPU 1: a transfer */
+	res_counter_uncharge(&c[3], 4096);       /* stays on CPU 0 */
+	host_set_cpu(1);
+	res_counter_charge(&c[3], 4096, &fail);  /* a transfer */
+	line_transfer_count_stop();
+	host_set_cpu(0);
+	res_counter_uncharge(&c[3], 4096);       /* not counted */
+	assert_int_equal(line_transfers(&c[3].line), 2);
+	assert_int_equal(line_transfers(&c[0].line), 2);
+	assert_int_equal(line_transfer_key.enabled, 0);
+}
+
 /* --- many threads, one counter tree ------------------------------------- */
 
 /* A few threads charging one lock-free tree at once: compare-and-swap
@@ -241,6 +383,11 @@ int main(void)
 		cmocka_unit_test(test_set_limit_busy),
 		cmocka_unit_test(test_resets),
 		cmocka_unit_test(test_uncharge_until),
+		cmocka_unit_test(test_charge_two),
+		cmocka_unit_test(test_charge_two_refused_every_level),
+		cmocka_unit_test(test_uncharge_two_underflow),
+		cmocka_unit_test(test_uncharge_until_underflow),
+		cmocka_unit_test(test_line_transfers),
 		cmocka_unit_test(test_threads),
 	};
 
