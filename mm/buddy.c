@@ -411,8 +411,14 @@ alloc_pages_accounted(gfp_t gfp, unsigned int order, struct task *task)
 		return NULL;  /* the domain is at its limit */
 	/* Charged to the counters, or to nobody (handle NULL). */
 	page = __alloc_pages(gfp, order);
-	memcg_kmem_commit_page(page, handle, order);
-	trace_mm_page_alloc(page, order, gfp);
+	if (unlikely(!page)) {
+		memcg_kmem_commit_page(NULL, handle, order);  /* cancels */
+		trace_mm_page_alloc(NULL, order, gfp);
+		return NULL;
+	}
+	if (handle)
+		__memcg_kmem_commit_page(page, handle, order);
+	trace_memcg_kmem_charged_alloc(page, handle, order, gfp);
 	return page;
 }
 

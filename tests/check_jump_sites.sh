@@ -12,7 +12,9 @@
 #   - its target is in .text;
 #   - its key is a symbol, and registered: listed in the static_keys table
 #     (DEFINE_STATIC_KEY_FALSE), so that /proc/static_keys shows it;
-#   - no two entries name the same site.
+#   - no two entries name the same site, but the entries of a site that
+#     several keys share (static_branch_unlikely_any): one per key, each
+#     with the same target.
 # --sites KEY: KEY must have at least one site (the kmem build's
 # memcg_kmem_enabled_key); --no-sites KEY: it must have none (the KMEM=0
 # build: no hooks at all).
@@ -134,7 +136,14 @@ for my $i (0 .. $n - 1) {
 		, next if $code < $text || $code + 5 > $etext;
 	bad('entry %d: site %#x of %s: target %#x is outside .text', $i, $code, $kname, $target)
 		if $target < $text || $target >= $etext;
-	bad('entry %d: site %#x is listed twice', $i, $code) if $seen{$code}++;
+	if (my $first = $seen{$code}) {
+		bad('entry %d: site %#x is listed twice for %s', $i, $code, $kname)
+			if $first->{keys}{$kname};
+		bad('entry %d: site %#x shared by %s has target %#x, not %#x', $i,
+		    $code, $kname, $target, $first->{target})
+			if $first->{target} != $target;
+	}
+	($seen{$code} //= { target => $target, keys => {} })->{keys}{$kname} = 1;
 	my $off = file_offset($code, 5);
 	if (!defined $off) {
 		bad('entry %d: site %#x of %s is not in the file', $i, $code, $kname);

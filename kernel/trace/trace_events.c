@@ -74,6 +74,10 @@ TRACE_THUNK(__trace_static_key_patch);
 TRACE_THUNK(__trace_mm_page_alloc_unaccounted);
 TRACE_THUNK(__trace_memcg_kmem_stock_alloc);
 TRACE_THUNK(__trace_memcg_kmem_stock_free);
+TRACE_THUNK(__trace_memcg_kmem_stock_miss);
+TRACE_THUNK(__trace_memcg_kmem_charged_alloc);
+TRACE_THUNK(__trace_memcg_kmem_uncharge_slow);
+TRACE_THUNK(__trace_res_counter_charge_two);
 
 /* --- helpers ------------------------------------------------------------- */
 
@@ -445,6 +449,48 @@ void __trace_memcg_kmem_stock_free(struct page *page, struct mem_cgroup *memcg,
 		__trace_memcg_stock_refill(memcg, 1u << order,
 					   READ_ONCE(this_cpu_stock()->nr_kmem),
 					   TRACE_REFILL_FREED);
+}
+
+void __trace_memcg_kmem_stock_miss(gfp_t gfp, int order,
+				   struct mem_cgroup *memcg,
+				   struct memcg_stock_pcp *stock)
+{
+	if (event_on(memcg_kmem_domain))
+		__trace_memcg_kmem_domain(gfp, order, memcg);
+	if (event_on(memcg_stock_consume))
+		__trace_memcg_stock_consume(memcg, 1u << order, stock,
+					    TRACE_STOCK_KMEM);
+}
+
+void __trace_memcg_kmem_charged_alloc(struct page *page,
+				      struct mem_cgroup *handle, int order,
+				      gfp_t gfp)
+{
+	if (handle && event_on(memcg_kmem_commit))
+		__trace_memcg_kmem_commit(page, handle, order);
+	if (event_on(mm_page_alloc))
+		__trace_mm_page_alloc(page, (unsigned int)order, gfp);
+}
+
+void __trace_memcg_kmem_uncharge_slow(struct mem_cgroup *memcg,
+				      unsigned int nr_pages, struct page *page,
+				      int why)
+{
+	if (event_on(memcg_kmem_uncharge))
+		__trace_memcg_kmem_uncharge(page, memcg,
+					    __builtin_ctz(nr_pages));
+	if (why == STOCK_FULL && event_on(memcg_stock_drain))
+		__trace_memcg_stock_drain_over(memcg, nr_pages,
+					       READ_ONCE(stock_kmem_high));
+}
+
+void __trace_res_counter_charge_two(struct res_counter *first,
+				    struct res_counter *second, long long val)
+{
+	for (struct res_counter *c = first; c; c = c->parent)
+		__trace_res_counter_charge(c, val, 0);
+	for (struct res_counter *c = second; c; c = c->parent)
+		__trace_res_counter_charge(c, val, 0);
 }
 
 static void print_page(const struct trace_entry *e, char *buf, size_t size)

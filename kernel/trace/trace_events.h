@@ -209,6 +209,14 @@ TRACEPOINT(res_counter_charge, trace_res_counter_charge,
 	   (struct res_counter *counter, long long val, int ret),
 	   (counter, val, ret))
 
+/* ... and the same for every level of two chains, charged (ret 0): the
+ * res and kmem counters of a kernel charge, after both took it
+ * (__res_counter_try_charge_two). */
+TRACEPOINT(res_counter_charge, trace_res_counter_charge_two,
+	   (struct res_counter *first, struct res_counter *second,
+	    long long val),
+	   (first, second, val))
+
 /* memcg:memcg_kmem_commit - the page now belongs to the charged domain
  * (or, page NULL, the allocation failed and the charge is reverted). */
 TRACEPOINT(memcg_kmem_commit, trace_memcg_kmem_commit,
@@ -254,6 +262,33 @@ TRACEPOINT_SHARED(trace_memcg_kmem_stock_free,
 		  (&trace_memcg_kmem_uncharge_key, &trace_memcg_stock_refill_key),
 		  (struct page *page, struct mem_cgroup *memcg, int order),
 		  (page, memcg, order))
+
+/* trace_memcg_kmem_stock_miss - memcg_kmem_new_page: this CPU's stock
+ * did not hold the charge (the counters are charged next):
+ * memcg_kmem_domain, memcg_stock_consume (miss). */
+TRACEPOINT_SHARED(trace_memcg_kmem_stock_miss,
+		  (&trace_memcg_kmem_domain_key, &trace_memcg_stock_consume_key),
+		  (gfp_t gfp, int order, struct mem_cgroup *memcg,
+		   struct memcg_stock_pcp *stock),
+		  (gfp, order, memcg, stock))
+
+/* trace_memcg_kmem_charged_alloc - alloc_pages_accounted returns the page
+ * of a charge the stock did not serve (handle: the domain charged, or
+ * NULL for nobody): memcg_kmem_commit, mm_page_alloc. */
+TRACEPOINT_SHARED(trace_memcg_kmem_charged_alloc,
+		  (&trace_memcg_kmem_commit_key, &trace_mm_page_alloc_key),
+		  (struct page *page, struct mem_cgroup *handle, int order,
+		   gfp_t gfp),
+		  (page, handle, order, gfp))
+
+/* trace_memcg_kmem_uncharge_slow - a freed page's charge the stock did not
+ * take (why: enum stock_return, mm/memcg/stock.h): memcg_kmem_uncharge,
+ * and memcg_stock_drain (over_threshold) if the stock was full. */
+TRACEPOINT_SHARED(trace_memcg_kmem_uncharge_slow,
+		  (&trace_memcg_kmem_uncharge_key, &trace_memcg_stock_drain_key),
+		  (struct mem_cgroup *memcg, unsigned int nr_pages,
+		   struct page *page, int why),
+		  (memcg, nr_pages, page, why))
 
 /* task:task_fork_refused - a fork into memcg failed (recorded only when
  * err is negative). */

@@ -94,15 +94,13 @@ void __memcg_kmem_cancel_page(struct mem_cgroup *handle, int order)
 	memcg_uncharge_kmem(handle, 1u << order);
 }
 
-void __memcg_kmem_uncharge_page_slow(struct page *page,
-				     struct mem_cgroup *memcg, int order,
+void __memcg_kmem_uncharge_page_slow(struct mem_cgroup *memcg,
+				     unsigned int nr_pages, struct page *page,
 				     enum stock_return why)
 {
-	unsigned int nr_pages = 1u << order;
-
-	trace_memcg_kmem_uncharge(page, memcg, order);
-	if (why == STOCK_FULL)
-		trace_memcg_stock_drain_over(memcg, nr_pages,
-					     READ_ONCE(stock_kmem_high));
+	/* The site takes this function's own arguments, in the registers
+	 * they came in, and the counters' call its first two: nothing is
+	 * moved for the tracepoint on the way past. */
+	trace_memcg_kmem_uncharge_slow(memcg, nr_pages, page, (int)why);
 	memcg_uncharge_kmem_counters(memcg, nr_pages);
 }

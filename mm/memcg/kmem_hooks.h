@@ -169,9 +169,8 @@ __memcg_kmem_new_page(gfp_t gfp, struct mem_cgroup **handle, int order,
 		return MEMCG_KMEM_FROM_STOCK;
 	}
 	/* Who pays (the recorder tests whether memcg is accounted, as the
-	 * slow path does next), and the miss. */
-	trace_memcg_kmem_domain(gfp, order, memcg);
-	trace_memcg_stock_consume(memcg, 1u << order, stock, TRACE_STOCK_KMEM);
+	 * slow path does next), and the miss: one site for both. */
+	trace_memcg_kmem_stock_miss(gfp, order, memcg, stock);
 	ret = __memcg_kmem_new_page_slow(gfp, order, memcg, flags);
 	if (ret < 0)
 		return MEMCG_KMEM_REFUSED;
@@ -217,8 +216,8 @@ static inline void memcg_kmem_commit_page(struct page *page,
 /* __memcg_kmem_uncharge_page_slow - the charge of a freed page that this
  * CPU's stock did not take back (why: not cached, or full): recorded, and
  * given back to the counters. */
-void __memcg_kmem_uncharge_page_slow(struct page *page,
-				     struct mem_cgroup *memcg, int order,
+void __memcg_kmem_uncharge_page_slow(struct mem_cgroup *memcg,
+				     unsigned int nr_pages, struct page *page,
 				     enum stock_return why);
 
 /*
@@ -245,7 +244,7 @@ static inline void memcg_kmem_uncharge_page(struct page *page, int order)
 				  1u << order);
 	local_irq_restore(flags);
 	if (unlikely(ret != STOCK_RETURNED)) {
-		__memcg_kmem_uncharge_page_slow(page, memcg, order, ret);
+		__memcg_kmem_uncharge_page_slow(memcg, 1u << order, page, ret);
 		return;
 	}
 	trace_memcg_kmem_stock_free(page, memcg, order);

@@ -113,10 +113,19 @@ void res_counter_charge_two_refused(struct res_counter *first,
 				    struct res_counter *second,
 				    struct res_counter *refused, int64_t val)
 {
-	/* A quiet refusal, as charge_tree's: traced, not counted. */
+	bool in_second = !res_counter_is_ancestor(first, refused);
+	struct res_counter *c;
+
+	/* The levels charged before the refusal (the common case traces
+	 * them all at once, when both chains took the charge), then the
+	 * refusal: quiet, as charge_tree's - traced, not counted. */
+	for (c = first; c && c != refused; c = c->parent)
+		trace_res_counter_charge(c, val, 0);
+	for (c = second; in_second && c != refused; c = c->parent)
+		trace_res_counter_charge(c, val, 0);
 	trace_res_counter_charge(refused, val, -EAGAIN);
 	/* Which chain refused: all of first was charged if second's did. */
-	if (!res_counter_is_ancestor(first, refused)) {
+	if (in_second) {
 		res_counter_uncharge_until(second, refused, val);
 		res_counter_uncharge(first, val);
 		return;

@@ -140,16 +140,24 @@ __res_counter_charge_one(struct res_counter *c, int64_t val)
  * so that a caller whose refusal path is a tail call is a leaf.
  */
 static __attribute__((always_inline)) inline struct res_counter *
-__res_counter_try_charge_chain(struct res_counter *counter, int64_t val)
+__res_counter_charge_chain(struct res_counter *counter, int64_t val,
+			   bool trace_each)
 {
 	struct res_counter *c;
 
 	for (c = counter; c; c = c->parent) {
 		if (unlikely(!__res_counter_charge_one(c, val)))
 			return c;
-		trace_res_counter_charge(c, val, 0);
+		if (trace_each)
+			trace_res_counter_charge(c, val, 0);
 	}
 	return NULL;
+}
+
+static __attribute__((always_inline)) inline struct res_counter *
+__res_counter_try_charge_chain(struct res_counter *counter, int64_t val)
+{
+	return __res_counter_charge_chain(counter, val, true);
 }
 
 /*
@@ -180,18 +188,25 @@ __res_counter_try_uncharge_chain(struct res_counter *counter,
  * to first's chain, then second's, and return NULL; or stop at the
  * counter that refuses and return it, with the counters before it still
  * charged - the caller must then call res_counter_charge_two_refused,
- * which gives those back. No call in it: the caller's common case can
+ * which traces and gives those back. No call in it: the caller's common case can
  * be a leaf, with no stack frame.
  */
 static __attribute__((always_inline)) inline struct res_counter *
 __res_counter_try_charge_two(struct res_counter *first,
 			     struct res_counter *second, int64_t val)
 {
-	struct res_counter *refused = __res_counter_try_charge_chain(first, val);
+	struct res_counter *refused = __res_counter_charge_chain(first, val,
+								 false);
 
 	if (unlikely(refused))
 		return refused;
-	return __res_counter_try_charge_chain(second, val);
+	refused = __res_counter_charge_chain(second, val, false);
+	if (unlikely(refused))
+		return refused;
+	/* One tracepoint for the levels of both chains, not one a level:
+	 * the charge of a page without a stock passes one NOP. */
+	trace_res_counter_charge_two(first, second, val);
+	return NULL;
 }
 
 /* res_counter_charge_two_refused - the end of a refused
