@@ -120,45 +120,34 @@ static void free_pcppages_bulk(int count, struct per_cpu_pages *pcp)
 		spin_unlock_irqrestore(&locked->lock, flags);
 }
 
-struct page *pcp_alloc_page(void)
+struct page *pcp_refill_and_take(struct per_cpu_pages *pcp)
 {
-	unsigned long flags = local_irq_save();
-	struct per_cpu_pages *pcp = &pcp_lists[smp_processor_id()];
-	struct page *page = NULL;
+	struct page *page;
 
-	if (unlikely(list_empty(&pcp->list)))
-		pcp->count += rmqueue_bulk(pcp->batch, &pcp->list);
-	if (likely(!list_empty(&pcp->list))) {
-		page = list_first_entry(&pcp->list, struct page, lru);
-		list_del(&page->lru);
-		pcp->count--;
-	}
-	local_irq_restore(flags);
+	pcp->count += rmqueue_bulk(pcp->batch, &pcp->list);
+	if (list_empty(&pcp->list))
+		return NULL;
+	page = list_first_entry(&pcp->list, struct page, lru);
+	list_del(&page->lru);
+	pcp->count--;
 	return page;
 }
 
-void pcp_free_page(struct page *page)
+void pcp_free_foreign(struct page *page)
 {
-	unsigned long flags = local_irq_save();
-	struct per_cpu_pages *pcp = &pcp_lists[smp_processor_id()];
+	struct zone *zone = page_zone(page);
 
-	if (unlikely(page->node != numa_node_id())) {
-		/* Another node's page: back to its own zone. */
-		struct zone *zone = page_zone(page);
+	/* Another node's page: back to its own zone, so that this CPU's
+	 * list keeps serving local memory. */
+	spin_lock(&zone->lock);
+	page->flags = 0;
+	__free_one_page(page, page_to_pfn(page), 0);
+	spin_unlock(&zone->lock);
+}
 
-		spin_lock(&zone->lock);
-		page->flags = 0;
-		__free_one_page(page, page_to_pfn(page), 0);
-		spin_unlock(&zone->lock);
-		local_irq_restore(flags);
-		return;
-	}
-	page->flags = PG_pcp;
-	list_add(&page->lru, &pcp->list);
-	pcp->count++;
-	if (unlikely(pcp->count >= pcp->high))
-		free_pcppages_bulk(pcp->batch, pcp);
-	local_irq_restore(flags);
+void pcp_drain_batch(struct per_cpu_pages *pcp)
+{
+	free_pcppages_bulk(pcp->batch, pcp);
 }
 
 void drain_local_pages(void)

@@ -13,6 +13,7 @@
 
 #include "kernel/lib/list.h"
 #include "kernel/platform.h"
+#include "mm/numa.h"
 #include "mm/page.h"
 
 struct per_cpu_pages {
@@ -29,14 +30,66 @@ extern struct per_cpu_pages pcp_lists[NR_CPUS];
  * (mm_init calls it after handing RAM to the buddy allocator). */
 void pcp_init(void);
 
+/* The out-of-line halves of the two below: the list is empty (refill it
+ * from the buddy allocator, then take a page; NULL if both are empty),
+ * the page belongs to another node (straight back to its zone), the list
+ * reached high (a batch back to the buddy allocator). Interrupts off. */
+struct page *pcp_refill_and_take(struct per_cpu_pages *pcp);
+void pcp_free_foreign(struct page *page);
+void pcp_drain_batch(struct per_cpu_pages *pcp);
+
+/* __pcp_alloc_page - pcp_alloc_page, with interrupts already off: for a
+ * caller whose interrupts-off section does more. */
+static inline struct page *__pcp_alloc_page(void)
+{
+	struct per_cpu_pages *pcp = &pcp_lists[smp_processor_id()];
+	struct page *page;
+
+	if (unlikely(list_empty(&pcp->list)))
+		return pcp_refill_and_take(pcp);
+	page = list_first_entry(&pcp->list, struct page, lru);
+	list_del(&page->lru);
+	pcp->count--;
+	return page;
+}
+
 /* pcp_alloc_page - a free page from this CPU's list, refilling the list
  * from the buddy allocator if it is empty; NULL if both are empty. The
- * page's flags are left to the caller. Any context. */
-struct page *pcp_alloc_page(void);
+ * page's flags are left to the caller. Any context. Inline, the common
+ * case a few instructions: what is rare is out of line above. */
+static inline struct page *pcp_alloc_page(void)
+{
+	unsigned long flags = local_irq_save();
+	struct page *page = __pcp_alloc_page();
+
+	local_irq_restore(flags);
+	return page;
+}
+
+/* __pcp_free_page - pcp_free_page, with interrupts already off. */
+static inline void __pcp_free_page(struct page *page)
+{
+	struct per_cpu_pages *pcp = &pcp_lists[smp_processor_id()];
+
+	if (unlikely(page->node != numa_node_id())) {
+		pcp_free_foreign(page);
+		return;
+	}
+	page->flags = PG_pcp;
+	list_add(&page->lru, &pcp->list);
+	if (unlikely(++pcp->count >= pcp->high))
+		pcp_drain_batch(pcp);
+}
 
 /* pcp_free_page - put a free page (flags already cleared) on this CPU's
  * list; drains a batch to the buddy allocator when the list is full. */
-void pcp_free_page(struct page *page);
+static inline void pcp_free_page(struct page *page)
+{
+	unsigned long flags = local_irq_save();
+
+	__pcp_free_page(page);
+	local_irq_restore(flags);
+}
 
 /* drain_local_pages - give all of this CPU's list back to the buddy
  * allocator. Any context. */
