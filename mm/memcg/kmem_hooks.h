@@ -134,11 +134,17 @@ enum memcg_kmem_charge {
  * so that the hit passes one NOP, not four. Every other outcome records
  * its events here, as it happens.
  *
+ * __memcg_kmem_new_page takes the current task from a caller that has it
+ * already (alloc_pages), and on a stock hit returns with interrupts still
+ * off (*irq_flags: what to restore): alloc_pages_accounted takes the page
+ * from this CPU's list in the same section. memcg_kmem_new_page, the hook
+ * as SPEC 1 names it, restores them at once.
+ *
  * Returns MEMCG_KMEM_REFUSED (0) if the charge was refused.
  */
 static inline enum memcg_kmem_charge
 __memcg_kmem_new_page(gfp_t gfp, struct mem_cgroup **handle, int order,
-		      struct task *task)
+		      struct task *task, unsigned long *irq_flags)
 {
 	struct memcg_stock_pcp *stock;
 	struct mem_cgroup *memcg;
@@ -164,7 +170,7 @@ __memcg_kmem_new_page(gfp_t gfp, struct mem_cgroup **handle, int order,
 	 * hit needs no accounted test; the slow path makes it. */
 	stock = this_cpu_stock();
 	if (likely(__stock_take(stock, memcg, 1u << order, true))) {
-		local_irq_restore(flags);
+		*irq_flags = flags;  /* the caller restores them */
 		*handle = memcg;
 		return MEMCG_KMEM_FROM_STOCK;
 	}
@@ -179,12 +185,28 @@ __memcg_kmem_new_page(gfp_t gfp, struct mem_cgroup **handle, int order,
 	return MEMCG_KMEM_CHARGED;
 }
 
-/* memcg_kmem_new_page - the hook as SPEC 1 names it; __memcg_kmem_new_page
- * takes the current task from a caller that has it already (alloc_pages). */
+/* memcg_kmem_page_domain - the domain a page with PG_kmemcg is charged
+ * to; a page with the flag and no domain is a bug: panic. */
+static inline struct mem_cgroup *memcg_kmem_page_domain(struct page *page)
+{
+	struct mem_cgroup *memcg = page->memcg;
+
+	if (unlikely(!memcg))
+		panic("memcg_kmem_uncharge_page: pfn 0x%lx has PG_kmemcg but "
+		      "no domain", (unsigned long)page_to_pfn(page));
+	return memcg;
+}
+
 static inline enum memcg_kmem_charge
 memcg_kmem_new_page(gfp_t gfp, struct mem_cgroup **handle, int order)
 {
-	return __memcg_kmem_new_page(gfp, handle, order, current);
+	unsigned long flags;
+	enum memcg_kmem_charge how = __memcg_kmem_new_page(gfp, handle, order,
+							   current, &flags);
+
+	if (how == MEMCG_KMEM_FROM_STOCK)
+		local_irq_restore(flags);
+	return how;
 }
 
 /*
@@ -232,13 +254,10 @@ void __memcg_kmem_uncharge_page_slow(struct mem_cgroup *memcg,
  */
 static inline void memcg_kmem_uncharge_page(struct page *page, int order)
 {
-	struct mem_cgroup *memcg = page->memcg;
+	struct mem_cgroup *memcg = memcg_kmem_page_domain(page);
 	enum stock_return ret;
 	unsigned long flags;
 
-	if (unlikely(!memcg))
-		panic("memcg_kmem_uncharge_page: pfn 0x%lx has PG_kmemcg but "
-		      "no domain", (unsigned long)page_to_pfn(page));
 	flags = local_irq_save();
 	ret = __stock_return_kmem(this_cpu_stock(), memcg,
 				  1u << order);
