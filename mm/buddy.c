@@ -389,12 +389,12 @@ alloc_pages_raw(gfp_t gfp, unsigned int order)
 }
 
 /*
- * alloc_pages_accounted - an allocation to be charged to a domain other
+ * __alloc_pages_accounted - an allocation to be charged to a domain other
  * than the root: charge, allocate, record the owner (or give the charge
  * back if no page came).
  */
-static __attribute__((noinline)) struct page *
-alloc_pages_accounted(gfp_t gfp, unsigned int order, struct task *task)
+static __attribute__((always_inline)) inline struct page *
+__alloc_pages_accounted(gfp_t gfp, unsigned int order, struct task *task)
 {
 	enum memcg_kmem_charge how;
 	struct mem_cgroup *handle;
@@ -446,6 +446,22 @@ alloc_pages_accounted(gfp_t gfp, unsigned int order, struct task *task)
 	return page;
 }
 
+/* alloc_pages_accounted, alloc_page_accounted - the two instances of
+ * __alloc_pages_accounted: any order, and one page - the common case
+ * (slab pages, page tables), where the compiler, knowing the order, drops
+ * the arithmetic on it. */
+static __attribute__((noinline)) struct page *
+alloc_pages_accounted(gfp_t gfp, unsigned int order, struct task *task)
+{
+	return __alloc_pages_accounted(gfp, order, task);
+}
+
+static __attribute__((noinline)) struct page *
+alloc_page_accounted(gfp_t gfp, struct task *task)
+{
+	return __alloc_pages_accounted(gfp, 0, task);
+}
+
 struct page *alloc_pages(gfp_t gfp, unsigned int order)
 {
 	if (unlikely(order > MAX_ORDER))
@@ -457,7 +473,8 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 		struct task *task = current;
 
 		if (!memcg_kmem_skip_root(task))
-			return alloc_pages_accounted(gfp, order, task);
+			return order ? alloc_pages_accounted(gfp, order, task)
+				     : alloc_page_accounted(gfp, task);
 	}
 	return alloc_pages_raw(gfp, order);
 }
