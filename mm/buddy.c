@@ -510,7 +510,8 @@ static _Noreturn void bad_free(const char *who, struct page *page,
 		panic("%s: pfn 0x%lx: page belongs to a slab; free the "
 		      "objects with kmem_cache_free/kfree", who,
 		      (unsigned long)pfn);
-	if ((page->flags & PG_kmemcg) && strcmp(who, "free_accounted_pages"))
+	if ((page->flags & PG_kmemcg) &&
+	    strcmp(who, "free_accounted_pages") != 0)
 		panic("%s: pfn 0x%lx: page is charged to a domain (PG_kmemcg); "
 		      "free it with free_accounted_pages", who,
 		      (unsigned long)pfn);
