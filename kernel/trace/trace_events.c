@@ -473,14 +473,14 @@ void __trace_memcg_kmem_charged_alloc(struct page *page,
 }
 
 void __trace_memcg_kmem_uncharge_slow(struct mem_cgroup *memcg,
-				      unsigned int nr_pages, struct page *page,
+				      unsigned long nr_pages, struct page *page,
 				      int why)
 {
 	if (event_on(memcg_kmem_uncharge))
 		__trace_memcg_kmem_uncharge(page, memcg,
-					    __builtin_ctz(nr_pages));
+					    __builtin_ctzl(nr_pages));
 	if (why == STOCK_FULL && event_on(memcg_stock_drain))
-		__trace_memcg_stock_drain_over(memcg, nr_pages,
+		__trace_memcg_stock_drain_over(memcg, (unsigned int)nr_pages,
 					       READ_ONCE(stock_kmem_high));
 }
 

@@ -286,7 +286,7 @@ TRACEPOINT_SHARED(trace_memcg_kmem_charged_alloc,
  * and memcg_stock_drain (over_threshold) if the stock was full. */
 TRACEPOINT_SHARED(trace_memcg_kmem_uncharge_slow,
 		  (&trace_memcg_kmem_uncharge_key, &trace_memcg_stock_drain_key),
-		  (struct mem_cgroup *memcg, unsigned int nr_pages,
+		  (struct mem_cgroup *memcg, unsigned long nr_pages,
 		   struct page *page, int why),
 		  (memcg, nr_pages, page, why))
 

@@ -95,12 +95,13 @@ void __memcg_kmem_cancel_page(struct mem_cgroup *handle, int order)
 }
 
 void __memcg_kmem_uncharge_page_slow(struct mem_cgroup *memcg,
-				     unsigned int nr_pages, struct page *page,
+				     unsigned long nr_pages, struct page *page,
 				     enum stock_return why)
 {
 	/* The site takes this function's own arguments, in the registers
 	 * they came in, and the counters' call its first two: nothing is
-	 * moved for the tracepoint on the way past. */
+	 * moved for the tracepoint on the way past (nr_pages is a long for
+	 * that: the site's registers are 64-bit). */
 	trace_memcg_kmem_uncharge_slow(memcg, nr_pages, page, (int)why);
-	memcg_uncharge_kmem_counters(memcg, nr_pages);
+	memcg_uncharge_kmem_counters(memcg, (unsigned int)nr_pages);
 }

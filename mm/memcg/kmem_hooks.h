@@ -239,7 +239,7 @@ static inline void memcg_kmem_commit_page(struct page *page,
  * CPU's stock did not take back (why: not cached, or full): recorded, and
  * given back to the counters. */
 void __memcg_kmem_uncharge_page_slow(struct mem_cgroup *memcg,
-				     unsigned int nr_pages, struct page *page,
+				     unsigned long nr_pages, struct page *page,
 				     enum stock_return why);
 
 /*

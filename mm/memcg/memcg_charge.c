@@ -10,12 +10,17 @@
  *   alloc_pages(gfp, order)                                   mm/buddy.c
  *     [static key off, no __GFP_KMEMCG, or a task of the root with no
  *      active domain (memcg_kmem_skip_root, a pointer compare, no irq
- *      save): the raw allocator, nothing else]
- *     alloc_pages_accounted(gfp, order)                       mm/buddy.c
- *       memcg_kmem_new_page(gfp, &handle, order)              mm/memcg/kmem_hooks.h
+ *      save): the raw allocator, alloc_pages_raw, nothing else]
+ *     alloc_page_accounted(gfp, task) (order 0), or
+ *     alloc_pages_accounted(gfp, order, task): one inline body,
+ *     __alloc_pages_accounted, twice                          mm/buddy.c
+ *       __memcg_kmem_new_page(gfp, &handle, order, task)      mm/memcg/kmem_hooks.h
  *         __GFP_NOFAIL, interrupt context: not charged        (no irq save)
  *         irqs off: the domain (active, or the task's)
- *         __consume_stock(stock, memcg, n, kmem)  hit: done   mm/memcg/stock.h
+ *         __stock_take(stock, memcg, n, kmem): a hit          mm/memcg/stock.h
+ *           returns with irqs still off: an order-0 page is
+ *           taken from this CPU's list (__pcp_alloc_page,
+ *           mm/pcp.h) in the same section; irqs back on
  *         __memcg_kmem_new_page_slow()                        mm/memcg/kmem_hooks.c
  *           not accounted: done; else mem_cgroup_get_many(memcg, n)
  *           memcg_charge_kmem_counters(memcg, gfp, n)         here
@@ -35,30 +40,41 @@
  *                   mem_cgroup_do_charge: batch, exact; drain; reclaim
  *                 charge_kmem_exact(memcg, n)                 here (kmem)
  *                   res_counter_charge(kmem); drain and retry once
- *       <take the pages from the per-CPU list or the free lists>
- *       memcg_kmem_commit_page(page, handle, order)           mm/memcg/kmem_hooks.h
+ *       <otherwise the pages from __alloc_pages: the per-CPU list or
+ *        the free lists>
+ *       __memcg_kmem_commit_page(page, handle, order)         mm/memcg/kmem_hooks.h
  *         page->memcg = handle, PG_kmemcg; or, no page: memcg_uncharge_kmem
  *
  *   free_accounted_pages(page, order)                         mm/buddy.c
  *     memcg_kmem_uncharge_page(page, order)                   mm/memcg/kmem_hooks.h
  *       irqs off: this CPU's stock caches memcg and holds at most
- *       64 kernel pages after: the charge goes back to it, done
- *       else memcg_uncharge_kmem_counters(memcg, n)           here
+ *       64 kernel pages after (__stock_return_kmem): the charge goes
+ *       back to it, done
+ *       else __memcg_kmem_uncharge_page_slow()                mm/memcg/kmem_hooks.c
+ *         memcg_uncharge_kmem_counters(memcg, n)              here
  *         __res_counter_try_uncharge_two(kmem, res)           mm/memcg/res_counter.h
  *         mem_cgroup_put_many (an underflow, or OOM waiters:
  *         uncharge_kmem_counters_slow, which wakes them)
- *     __free_pages: the page's fields reset (PG_kmemcg and page->memcg
- *     too), the pages back to the per-CPU list or the free lists
+ *     __free_pages: the page's fields reset (free_prepare: PG_kmemcg and
+ *     page->memcg too), the pages back to the per-CPU list or the free
+ *     lists
  *
  * Tracepoints (kernel/trace/trace_events.h; README, "Watching the charge
- * path") sit on these steps: mm_page_alloc as alloc_pages_raw and
- * alloc_pages_accounted return; memcg_kmem_domain where new_page reads
- * the domain (and at alloc_pages' root test, key on only);
- * memcg_stock_consume in __consume_stock; res_counter_charge at each level
- * charged (__res_counter_try_charge_chain, res_counter.h) and at the one
- * that refuses (res_counter.c); memcg_stock_refill and memcg_stock_drain
- * in stock.c and __stock_return_kmem; memcg_kmem_commit and memcg_kmem_uncharge in the
- * hooks. Each is a NOP while its event is off.
+ * path") sit on these steps, each a NOP while its events are off. Where a
+ * path every page takes would pass several, their events share one site
+ * (static_branch_unlikely_any; the recorder records each event that is
+ * on, in the path's order): the stock hit's four (who pays, the stock's
+ * answer, the commit, the page) as alloc_pages_accounted returns
+ * (trace_memcg_kmem_stock_alloc); a miss's two (who pays, the stock's
+ * answer) in __memcg_kmem_new_page (trace_memcg_kmem_stock_miss); the
+ * counters' levels once both chains took a kernel charge
+ * (trace_res_counter_charge_two, res_counter.h; a refusal's in
+ * res_counter.c); the commit and the page on the way out of the other
+ * charges (trace_memcg_kmem_charged_alloc); the root's "nobody pays" with
+ * the page in alloc_pages_raw (trace_mm_page_alloc_unaccounted); a free's
+ * uncharge and refill (trace_memcg_kmem_stock_free) or uncharge and drain
+ * (trace_memcg_kmem_uncharge_slow). memcg_stock_refill and
+ * memcg_stock_drain have their own sites in stock.c.
  *
  * User pages (hog, cache) enter at mem_cgroup_try_charge, from
  * mm/memcg/user_memory.c; slab pages of a domain's child caches at
