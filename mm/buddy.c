@@ -257,8 +257,9 @@ void __free_pages_core(struct page *page, unsigned int order)
 
 /*
  * rmqueue, rmqueue_buddy - take a block: order 0 from this CPU's list,
- * larger ones from the free lists under the zone lock - this CPU's node's zone first, then
- * the other nodes' (numa_fallback_node), as Linux walks its zonelist.
+ * larger ones from the free lists under the zone lock - this CPU's node's
+ * zone first, then the other nodes' (numa_fallback_node), as Linux walks
+ * its zonelist.
  */
 static __attribute__((noinline)) struct page *
 rmqueue_buddy(unsigned int order)
@@ -355,7 +356,7 @@ static struct page *alloc_pages_slowpath(gfp_t gfp, unsigned int order)
 }
 
 /*
- * __alloc_pages, alloc_pages_raw - the allocator itself, accounting aside: take the pages
+ * __alloc_pages - the allocator itself, accounting aside: take the pages
  * - none if fault injection fails this allocation (mm/fail_page.c) or
  * only the system tasks' reserve is left (mm/watermark.c) - and prepare
  * them.

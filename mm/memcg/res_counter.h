@@ -188,8 +188,8 @@ __res_counter_try_uncharge_chain(struct res_counter *counter,
  * to first's chain, then second's, and return NULL; or stop at the
  * counter that refuses and return it, with the counters before it still
  * charged - the caller must then call res_counter_charge_two_refused,
- * which traces and gives those back. No call in it: the caller's common case can
- * be a leaf, with no stack frame.
+ * which traces and gives those back. No call in it: the caller's common
+ * case can be a leaf, with no stack frame.
  */
 static __attribute__((always_inline)) inline struct res_counter *
 __res_counter_try_charge_two(struct res_counter *first,
