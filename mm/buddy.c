@@ -484,7 +484,7 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 
 /*
  * bad_free - explain, by a panic naming the frame, why (page, order) is not
- * a block that can be freed. Called only when free_pages_check failed.
+ * a block that can be freed. Called only when a check of the free failed.
  */
 static _Noreturn void bad_free(const char *who, struct page *page,
 			       unsigned int order)
@@ -545,25 +545,35 @@ static _Noreturn void bad_free(const char *who, struct page *page,
 }
 
 /*
- * free_pages_check - panic (bad_free) unless page is the first page of an
- * allocated block of this order. Of the flags below, an allocated block's
- * first page has PG_head, and PG_kmemcg if it is charged: allowed says
- * whether that may be set. (PG_user, user memory, is not checked: its
- * charge is given back by mm/ before the pages are freed.)
+ * The checks of a free: panic (bad_free) unless page is the first page of
+ * an allocated block of this order. Of the flags below, an allocated
+ * block's first page has PG_head, and PG_kmemcg if it is charged (only
+ * free_accounted_pages may free that). (PG_user, user memory, is not
+ * checked: its charge is given back by mm/ before the pages are freed.)
  */
 #define PAGE_FLAGS_CHECK (PG_reserved | PG_buddy | PG_pcp | PG_slab | \
 			  PG_head | PG_kmemcg)
 
-static inline void free_pages_check(const char *who, struct page *page,
-				    unsigned int order, uint32_t allowed)
+/* free_page_is_descriptor - panic unless page points at a page
+ * descriptor: the first test, before any field of it is read. */
+static inline void free_page_is_descriptor(const char *who, struct page *page,
+					   unsigned int order)
 {
 	uintptr_t offset = (uintptr_t)page - (uintptr_t)mem_map;
 
 	if (unlikely(offset >= max_pfn * sizeof(struct page) ||
 		     offset % sizeof(struct page) != 0))
 		bad_free(who, page, order);  /* not a page descriptor */
-	if (unlikely((page->flags & PAGE_FLAGS_CHECK & ~allowed) != PG_head ||
-		     page->order != order))
+}
+
+/* free_page_flags_check - the rest, once the descriptor is known good:
+ * of the flags under mask, exactly PG_head (and PG_kmemcg, if mask leaves
+ * it out because the caller has tested it already), and the block's
+ * order. */
+static inline void free_page_flags_check(const char *who, struct page *page,
+					 unsigned int order, uint32_t mask)
+{
+	if (unlikely((page->flags & mask) != PG_head || page->order != order))
 		bad_free(who, page, order);
 	/* More checks, when /proc/sys/debug_check_on_free is 1. */
 	if (debug_check_on_free())
@@ -610,7 +620,8 @@ void free_pages(struct page *page, unsigned int order)
 {
 	if (!page)
 		return;
-	free_pages_check("free_pages", page, order, 0);
+	free_page_is_descriptor("free_pages", page, order);
+	free_page_flags_check("free_pages", page, order, PAGE_FLAGS_CHECK);
 	__free_pages(page, order);
 }
 
@@ -618,13 +629,23 @@ void free_accounted_pages(struct page *page, unsigned int order)
 {
 	if (!page)
 		return;
-	free_pages_check("free_accounted_pages", page, order, PG_kmemcg);
-
-	/* Uncharge the domain that was charged for the block, if any;
-	 * __free_pages then clears PG_kmemcg and page->memcg with the rest
-	 * of the page's state. */
-	if (likely(page->flags & PG_kmemcg))
+	free_page_is_descriptor("free_accounted_pages", page, order);
+	/* PG_kmemcg tested first, and the other flags checked in each
+	 * branch: the flags are read once, and not kept for a second
+	 * look. A page nobody was charged for (a task of the root's, the
+	 * common case while few domains have a kmem limit) falls through;
+	 * a charged one pays one jump more. */
+	if (unlikely(page->flags & PG_kmemcg)) {
+		free_page_flags_check("free_accounted_pages", page, order,
+				      PAGE_FLAGS_CHECK & ~PG_kmemcg);
+		/* Uncharge the domain that was charged for the block;
+		 * __free_pages then clears PG_kmemcg and page->memcg with
+		 * the rest of the page's state. */
 		memcg_kmem_uncharge_page(page, order);
+	} else {
+		free_page_flags_check("free_accounted_pages", page, order,
+				      PAGE_FLAGS_CHECK);
+	}
 	__free_pages(page, order);
 }
 
