@@ -413,7 +413,7 @@ __alloc_pages_accounted(gfp_t gfp, unsigned int order, struct task *task)
 		 * is __alloc_pages' to show - or memory is near the
 		 * reserve.) Anything else is __alloc_pages' as usual. */
 		page = NULL;
-		if (order == 0 && likely(!READ_ONCE(fail_page_interval) &&
+		if (order == 0 && likely(!fail_page_on() &&
 					 zone_watermark_ok(gfp, 0)))
 			page = __pcp_alloc_page();
 		local_irq_restore(flags);

@@ -122,15 +122,10 @@ static void free_pcppages_bulk(int count, struct per_cpu_pages *pcp)
 
 struct page *pcp_refill_and_take(struct per_cpu_pages *pcp)
 {
-	struct page *page;
-
 	pcp->count += rmqueue_bulk(pcp->batch, &pcp->list);
 	if (list_empty(&pcp->list))
 		return NULL;
-	page = list_first_entry(&pcp->list, struct page, lru);
-	list_del(&page->lru);
-	pcp->count--;
-	return page;
+	return pcp_take_first(pcp);
 }
 
 void pcp_free_foreign(struct page *page)

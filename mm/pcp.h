@@ -38,19 +38,26 @@ struct page *pcp_refill_and_take(struct per_cpu_pages *pcp);
 void pcp_free_foreign(struct page *page);
 void pcp_drain_batch(struct per_cpu_pages *pcp);
 
+/* pcp_take_first - take the hottest page off a list that is not empty.
+ * Interrupts off. */
+static inline struct page *pcp_take_first(struct per_cpu_pages *pcp)
+{
+	struct page *page = list_first_entry(&pcp->list, struct page, lru);
+
+	list_del(&page->lru);
+	pcp->count--;
+	return page;
+}
+
 /* __pcp_alloc_page - pcp_alloc_page, with interrupts already off: for a
  * caller whose interrupts-off section does more. */
 static inline struct page *__pcp_alloc_page(void)
 {
 	struct per_cpu_pages *pcp = &pcp_lists[smp_processor_id()];
-	struct page *page;
 
 	if (unlikely(list_empty(&pcp->list)))
 		return pcp_refill_and_take(pcp);
-	page = list_first_entry(&pcp->list, struct page, lru);
-	list_del(&page->lru);
-	pcp->count--;
-	return page;
+	return pcp_take_first(pcp);
 }
 
 /* pcp_alloc_page - a free page from this CPU's list, refilling the list

@@ -66,7 +66,6 @@ TRACE_THUNK(__trace_memcg_stock_drain_all);
 TRACE_THUNK(__trace_memcg_stock_drain_over);
 TRACE_THUNK(__trace_res_counter_charge);
 TRACE_THUNK(__trace_memcg_kmem_commit);
-TRACE_THUNK(__trace_memcg_kmem_uncharge);
 TRACE_THUNK(__trace_task_fork_refused);
 TRACE_THUNK(__trace_memcg_domain_dying);
 TRACE_THUNK(__trace_memcg_domain_free);
@@ -390,8 +389,9 @@ void __trace_memcg_kmem_commit(struct page *page, struct mem_cgroup *memcg,
 	record_page(TRACE_memcg_kmem_commit, page, memcg, order);
 }
 
-void __trace_memcg_kmem_uncharge(struct page *page, struct mem_cgroup *memcg,
-				 int order)
+/* No site of its own: the free path's shared sites call it (below). */
+static void __trace_memcg_kmem_uncharge(struct page *page,
+					struct mem_cgroup *memcg, int order)
 {
 	record_page(TRACE_memcg_kmem_uncharge, page, memcg, order);
 }

@@ -223,10 +223,9 @@ TRACEPOINT(memcg_kmem_commit, trace_memcg_kmem_commit,
 	   (struct page *page, struct mem_cgroup *memcg, int order),
 	   (page, memcg, order))
 
-/* memcg:memcg_kmem_uncharge - an accounted page is freed. */
-TRACEPOINT(memcg_kmem_uncharge, trace_memcg_kmem_uncharge,
-	   (struct page *page, struct mem_cgroup *memcg, int order),
-	   (page, memcg, order))
+/* memcg:memcg_kmem_uncharge - an accounted page is freed. No site of its
+ * own: the free path's two shared sites record it
+ * (trace_memcg_kmem_stock_free, trace_memcg_kmem_uncharge_slow below). */
 
 /*
  * The sites that several events share: on the paths that every accounted
