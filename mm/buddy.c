@@ -208,7 +208,8 @@ struct page *__rmqueue(struct zone *zone, unsigned int order)
 
 /* --- poisoning (debug) ---------------------------------------------------- */
 
-static void poison_pages(struct page *page, unsigned int order)
+static __attribute__((noinline)) void poison_pages(struct page *page,
+						 unsigned int order)
 {
 	memset(page_address(page), PAGE_POISON_FREE, PAGE_SIZE << order);
 }
@@ -554,15 +555,21 @@ static _Noreturn void bad_free(const char *who, struct page *page,
 #define PAGE_FLAGS_CHECK (PG_reserved | PG_buddy | PG_pcp | PG_slab | \
 			  PG_head | PG_kmemcg)
 
-/* free_page_is_descriptor - panic unless page points at a page
- * descriptor: the first test, before any field of it is read. */
-static inline void free_page_is_descriptor(const char *who, struct page *page,
-					   unsigned int order)
+/* page_is_descriptor - does page point at a page descriptor? The first
+ * test of a free, before any field of it is read. */
+static inline bool page_is_descriptor(const struct page *page)
 {
 	uintptr_t offset = (uintptr_t)page - (uintptr_t)mem_map;
 
-	if (unlikely(offset >= max_pfn * sizeof(struct page) ||
-		     offset % sizeof(struct page) != 0))
+	return likely(offset < max_pfn * sizeof(struct page) &&
+		      offset % sizeof(struct page) == 0);
+}
+
+/* free_page_is_descriptor - panic unless it does. */
+static inline void free_page_is_descriptor(const char *who, struct page *page,
+					   unsigned int order)
+{
+	if (!page_is_descriptor(page))
 		bad_free(who, page, order);  /* not a page descriptor */
 }
 
@@ -580,16 +587,26 @@ static inline void free_page_flags_check(const char *who, struct page *page,
 		debug_check_free_block(who, page, order);
 }
 
-/* free_prepare - reset a block's first page to a free page's state (the
- * one place PG_kmemcg and page->memcg are cleared), and poison it if
- * asked. */
-static inline void free_prepare(struct page *page, unsigned int order)
+/* free_prepare - reset a block's first page to a free page's state
+ * (free_reset: the one place PG_kmemcg and page->memcg are cleared), and
+ * poison its memory if asked (free_poison). */
+static inline void free_poison(struct page *page, unsigned int order)
+{
+	if (unlikely(page_poisoning))
+		poison_pages(page, order);
+}
+
+static inline void free_reset(struct page *page)
 {
 	page->flags = 0;
 	page->order = 0;
 	page->memcg = NULL;
-	if (unlikely(page_poisoning))
-		poison_pages(page, order);
+}
+
+static inline void free_prepare(struct page *page, unsigned int order)
+{
+	free_reset(page);
+	free_poison(page, order);
 }
 
 /* free_to_buddy - a block of order > 0 back to the free lists of its own
@@ -625,6 +642,138 @@ void free_pages(struct page *page, unsigned int order)
 	__free_pages(page, order);
 }
 
+/*
+ * The charged free: a checked block with PG_kmemcg is freed and its charge
+ * given back, to this CPU's stock if the stock caches the block's domain
+ * and has room (__memcg_kmem_uncharge_page), else to the counters
+ * (memcg_kmem_uncharge_page_done). The block is freed before its charge
+ * is given back: for a moment the domain pays for a page it no longer
+ * has, never the reverse.
+ *
+ * Compiled twice, as the allocation is (alloc_pages_accounted): plain,
+ * with no tracepoint site on the way at all, and traced
+ * (free_charged_pages_traced), with the events' sites. free_accounted_pages
+ * picks the twin at a site it passes anyway (charged_free_extra).
+ *
+ * free_charged_page - one page, the common case: its charge goes to this
+ * CPU's stock and the page to this CPU's list in one interrupts-off
+ * section (the stock and the list are per-CPU caches alike: one section
+ * costs half of two). Written so that only the interrupt flags are kept
+ * across the list's rare calls (a batch drained, a page of another
+ * node): the poisoning, a call too, comes first, the domain is read in
+ * the section, and a charge the stock declined is finished out of line
+ * (free_charged_page_declined), the section still open.
+ */
+static __attribute__((always_inline)) inline void
+__free_charged_page_declined(struct page *page, struct mem_cgroup *memcg,
+			     enum stock_return ret, unsigned long flags,
+			     bool traced)
+{
+	free_reset(page);
+	__pcp_free_page(page);
+	local_irq_restore(flags);
+	memcg_kmem_uncharge_page_declined(page, memcg, 0, ret, traced);
+}
+
+static __attribute__((noinline)) void
+free_charged_page_declined(struct page *page, struct mem_cgroup *memcg,
+			   enum stock_return ret, unsigned long flags)
+{
+	__free_charged_page_declined(page, memcg, ret, flags, false);
+}
+
+static __attribute__((always_inline)) inline void
+free_charged_page(struct page *page, bool traced)
+{
+	struct mem_cgroup *memcg;
+	enum stock_return ret;
+	unsigned long flags;
+
+	free_poison(page, 0);
+	flags = local_irq_save();
+	memcg = memcg_kmem_page_domain(page);
+	ret = __memcg_kmem_uncharge_page(memcg, 1);
+	if (unlikely(ret != STOCK_RETURNED)) {
+		if (traced)
+			__free_charged_page_declined(page, memcg, ret, flags,
+						     true);
+		else
+			free_charged_page_declined(page, memcg, ret, flags);
+		return;
+	}
+	free_reset(page);
+	__pcp_free_page(page);
+	local_irq_restore(flags);
+	if (traced)
+		trace_memcg_kmem_stock_free(page, memcg, 0);
+}
+
+/* free_charged_block - any order: the charge to the stock, or not, in a
+ * section of its own, then the block to the buddy allocator
+ * (__free_pages: a tail call when the stock took the charge). */
+static __attribute__((always_inline)) inline void
+free_charged_block(struct page *page, unsigned int order, bool traced)
+{
+	struct mem_cgroup *memcg;
+	enum stock_return ret;
+	unsigned long flags;
+
+	flags = local_irq_save();
+	memcg = memcg_kmem_page_domain(page);
+	ret = __memcg_kmem_uncharge_page(memcg, 1u << order);
+	local_irq_restore(flags);
+	if (likely(ret == STOCK_RETURNED)) {
+		if (traced)
+			trace_memcg_kmem_stock_free(page, memcg, (int)order);
+		__free_pages(page, order);
+		return;
+	}
+	__free_pages(page, order);
+	memcg_kmem_uncharge_page_declined(page, memcg, (int)order, ret, traced);
+}
+
+/* free_charged_pages_plain, free_charged_pages_traced - the instances
+ * out of line (tail calls), so that free_accounted_pages' common case,
+ * an uncharged page, keeps its small stack frame: plain for any order,
+ * and traced. (Plain for one page, the common case, is inline in
+ * free_accounted_pages, where the compiler drops the arithmetic on the
+ * order.) The traced twin also makes the debug checks: what a
+ * charged free does while an event is on or
+ * /proc/sys/debug_check_on_free is 1. */
+static __attribute__((noinline)) void
+free_charged_pages_plain(struct page *page, unsigned int order)
+{
+	free_charged_block(page, order, false);
+}
+
+static __attribute__((noinline)) void
+free_charged_pages_traced(struct page *page, unsigned int order)
+{
+	if (debug_check_on_free())
+		debug_check_free_block("free_accounted_pages", page, order);
+	if (order == 0)
+		free_charged_page(page, true);
+	else
+		free_charged_block(page, order, true);
+}
+
+/*
+ * charged_free_extra - has a charged free more to do than the plain
+ * twin does: free-time checks, or events to record? One 5-byte site for
+ * both keys (static_branch_unlikely_any): the site of the debug checks,
+ * that every free passes anyway, also sends a charged free to its traced
+ * twin, so that the tracepoints compiled in cost the plain free nothing.
+ */
+static __attribute__((always_inline)) inline bool charged_free_extra(void)
+{
+#if defined(CONFIG_TRACEPOINTS) && defined(TALLY_KERNEL)
+	return static_branch_unlikely_any(&debug_check_on_free_key,
+					  &tracepoints_on_key);
+#else
+	return debug_check_on_free();
+#endif
+}
+
 void free_accounted_pages(struct page *page, unsigned int order)
 {
 	if (!page)
@@ -636,16 +785,22 @@ void free_accounted_pages(struct page *page, unsigned int order)
 	 * common case while few domains have a kmem limit) falls through;
 	 * a charged one pays one jump more. */
 	if (unlikely(page->flags & PG_kmemcg)) {
-		free_page_flags_check("free_accounted_pages", page, order,
-				      PAGE_FLAGS_CHECK & ~PG_kmemcg);
-		/* Uncharge the domain that was charged for the block;
-		 * __free_pages then clears PG_kmemcg and page->memcg with
-		 * the rest of the page's state. */
-		memcg_kmem_uncharge_page(page, order);
-	} else {
-		free_page_flags_check("free_accounted_pages", page, order,
-				      PAGE_FLAGS_CHECK);
+		if (unlikely((page->flags & (PAGE_FLAGS_CHECK & ~PG_kmemcg)) !=
+				     PG_head ||
+			     page->order != order))
+			bad_free("free_accounted_pages", page, order);
+		/* The twin: inline for one page, the common case, in
+		 * this function's frame; else a tail call. */
+		if (charged_free_extra())
+			free_charged_pages_traced(page, order);
+		else if (order == 0)
+			free_charged_page(page, false);
+		else
+			free_charged_pages_plain(page, order);
+		return;
 	}
+	free_page_flags_check("free_accounted_pages", page, order,
+			      PAGE_FLAGS_CHECK);
 	__free_pages(page, order);
 }
 

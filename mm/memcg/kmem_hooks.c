@@ -89,6 +89,12 @@ int __memcg_kmem_new_page_slow(gfp_t gfp, int order, struct mem_cgroup *memcg,
 	return memcg_charge_kmem_counters(memcg, gfp, nr_pages);
 }
 
+void memcg_kmem_page_no_domain(struct page *page)
+{
+	panic("memcg_kmem_uncharge_page: pfn 0x%lx has PG_kmemcg but no "
+	      "domain", (unsigned long)page_to_pfn(page));
+}
+
 void __memcg_kmem_cancel_page(struct mem_cgroup *handle, int order)
 {
 	memcg_uncharge_kmem(handle, 1u << order);

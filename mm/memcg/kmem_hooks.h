@@ -186,14 +186,17 @@ __memcg_kmem_new_page(gfp_t gfp, struct mem_cgroup **handle, int order,
 }
 
 /* memcg_kmem_page_domain - the domain a page with PG_kmemcg is charged
- * to; a page with the flag and no domain is a bug: panic. */
+ * to; a page with the flag and no domain is a bug: panic
+ * (memcg_kmem_page_no_domain, out of line: the free path keeps nothing
+ * for the panic's message). */
+_Noreturn void memcg_kmem_page_no_domain(struct page *page);
+
 static inline struct mem_cgroup *memcg_kmem_page_domain(struct page *page)
 {
 	struct mem_cgroup *memcg = page->memcg;
 
 	if (unlikely(!memcg))
-		panic("memcg_kmem_uncharge_page: pfn 0x%lx has PG_kmemcg but "
-		      "no domain", (unsigned long)page_to_pfn(page));
+		memcg_kmem_page_no_domain(page);
 	return memcg;
 }
 
@@ -243,30 +246,54 @@ void __memcg_kmem_uncharge_page_slow(struct mem_cgroup *memcg,
 				     enum stock_return why);
 
 /*
- * memcg_kmem_uncharge_page - a page with PG_kmemcg is being freed by
- * free_accounted_pages: its charge goes back to this CPU's stock if the
- * stock caches the page's domain and has room (nothing shared is
- * written; the two events, memcg_kmem_uncharge and memcg_stock_refill,
- * share one site), else to the counters (__memcg_kmem_uncharge_page_slow).
- * PG_kmemcg and page->memcg are left to the allocator, which resets every
- * field of a page it takes back (__free_pages) - the one place they are
- * cleared.
+ * The third hook, memcg_kmem_uncharge_page (SPEC 1's memcg_kmem_free_page),
+ * in the two halves free_accounted_pages calls for a page with PG_kmemcg
+ * (mm/buddy.c):
+ *
+ * __memcg_kmem_uncharge_page - with interrupts off, in the same section
+ * as the page's return to this CPU's list: the charge goes back to this
+ * CPU's stock if the stock caches the page's domain and has room (nothing
+ * shared is written). Returns what the stock did.
  */
-static inline void memcg_kmem_uncharge_page(struct page *page, int order)
+static inline enum stock_return
+__memcg_kmem_uncharge_page(struct mem_cgroup *memcg, unsigned int nr_pages)
 {
-	struct mem_cgroup *memcg = memcg_kmem_page_domain(page);
-	enum stock_return ret;
-	unsigned long flags;
+	return __stock_return_kmem(this_cpu_stock(), memcg, nr_pages);
+}
 
-	flags = local_irq_save();
-	ret = __stock_return_kmem(this_cpu_stock(), memcg,
-				  1u << order);
-	local_irq_restore(flags);
-	if (unlikely(ret != STOCK_RETURNED)) {
-		__memcg_kmem_uncharge_page_slow(memcg, 1u << order, page, ret);
+/*
+ * memcg_kmem_uncharge_page_done - after the section: a charge the stock
+ * did not take goes to the counters (memcg_kmem_uncharge_page_declined,
+ * for a caller that knows already). Only the traced twin (traced: see
+ * mm/buddy.c, free_charged_pages) records events: the stock's return
+ * (memcg_kmem_uncharge and memcg_stock_refill, one site), or the
+ * uncharge and why the stock declined it, by way of
+ * __memcg_kmem_uncharge_page_slow. The plain twin has no site at all.
+ * PG_kmemcg and page->memcg were reset by the allocator with the rest of
+ * the page's state (free_prepare): the one place they are cleared. The
+ * page is free by now: page is only named (its pfn), never read.
+ */
+static __attribute__((always_inline)) inline void
+memcg_kmem_uncharge_page_declined(struct page *page, struct mem_cgroup *memcg,
+				  int order, enum stock_return why,
+				  bool traced)
+{
+	if (traced)
+		__memcg_kmem_uncharge_page_slow(memcg, 1u << order, page, why);
+	else
+		memcg_uncharge_kmem_counters(memcg, 1u << order);
+}
+
+static __attribute__((always_inline)) inline void
+memcg_kmem_uncharge_page_done(struct page *page, struct mem_cgroup *memcg,
+			      int order, enum stock_return ret, bool traced)
+{
+	if (likely(ret == STOCK_RETURNED)) {
+		if (traced)
+			trace_memcg_kmem_stock_free(page, memcg, order);
 		return;
 	}
-	trace_memcg_kmem_stock_free(page, memcg, order);
+	memcg_kmem_uncharge_page_declined(page, memcg, order, ret, traced);
 }
 
 #endif
