@@ -393,17 +393,26 @@ alloc_pages_raw(gfp_t gfp, unsigned int order)
 /*
  * __alloc_pages_accounted - an allocation to be charged to a domain other
  * than the root: charge, allocate, record the owner (or give the charge
- * back if no page came).
+ * back if no page came). memcg: the domain alloc_pages read
+ * (memcg_kmem_task_domain).
+ *
+ * Compiled in twins: plain, with no tracepoint site on the way, and
+ * traced (traced true), with the events' sites; alloc_pages picks one at
+ * the site of the kmem static key, which it passes anyway
+ * (memcg_kmem_path), so that tracepoints compiled in cost the plain path
+ * nothing.
  */
 static __attribute__((always_inline)) inline struct page *
-__alloc_pages_accounted(gfp_t gfp, unsigned int order, struct task *task)
+__alloc_pages_accounted(gfp_t gfp, unsigned int order, struct task *task,
+			struct mem_cgroup *memcg, bool traced)
 {
 	enum memcg_kmem_charge how;
 	struct mem_cgroup *handle;
 	unsigned long flags;
 	struct page *page;
 
-	how = __memcg_kmem_new_page(gfp, &handle, order, task, &flags);
+	how = __memcg_kmem_new_page(gfp, &handle, order, task, memcg, &flags,
+				    traced);
 	if (likely(how == MEMCG_KMEM_FROM_STOCK)) {
 		/* The common case: this CPU's stock held the charge, and
 		 * interrupts are still off. One page comes from this CPU's
@@ -425,12 +434,15 @@ __alloc_pages_accounted(gfp_t gfp, unsigned int order, struct task *task)
 		/* Its four events share the one site below, passed on the
 		 * way out (kernel/trace/trace_events.h). */
 		if (unlikely(!page)) {
-			trace_memcg_kmem_stock_alloc(NULL, handle, order, gfp);
+			if (traced)
+				trace_memcg_kmem_stock_alloc(NULL, handle,
+							     order, gfp);
 			__memcg_kmem_cancel_page(handle, order);
 			return NULL;
 		}
 		__memcg_kmem_commit_page(page, handle, order);
-		trace_memcg_kmem_stock_alloc(page, handle, order, gfp);
+		if (traced)
+			trace_memcg_kmem_stock_alloc(page, handle, order, gfp);
 		return page;
 	}
 	if (how == MEMCG_KMEM_REFUSED)
@@ -438,47 +450,94 @@ __alloc_pages_accounted(gfp_t gfp, unsigned int order, struct task *task)
 	/* Charged to the counters, or to nobody (handle NULL). */
 	page = __alloc_pages(gfp, order);
 	if (unlikely(!page)) {
-		memcg_kmem_commit_page(NULL, handle, order);  /* cancels */
-		trace_mm_page_alloc(NULL, order, gfp);
+		if (traced && handle)
+			trace_memcg_kmem_commit(NULL, handle, order);
+		__memcg_kmem_commit_page(NULL, handle, order);  /* cancels */
+		if (traced)
+			trace_mm_page_alloc(NULL, order, gfp);
 		return NULL;
 	}
 	if (handle)
 		__memcg_kmem_commit_page(page, handle, order);
-	trace_memcg_kmem_charged_alloc(page, handle, order, gfp);
+	if (traced)
+		trace_memcg_kmem_charged_alloc(page, handle, order, gfp);
 	return page;
 }
 
-/* alloc_pages_accounted, alloc_page_accounted - the two instances of
- * __alloc_pages_accounted: any order, and one page - the common case
- * (slab pages, page tables), where the compiler, knowing the order, drops
- * the arithmetic on it. */
+/* alloc_pages_accounted, alloc_page_accounted, alloc_pages_accounted_traced
+ * - the instances of __alloc_pages_accounted: plain for any order, and
+ * for one page - the common case (slab pages, page tables), where the
+ * compiler, knowing the order, drops the arithmetic on it - and traced. */
 static __attribute__((noinline)) struct page *
-alloc_pages_accounted(gfp_t gfp, unsigned int order, struct task *task)
+alloc_pages_accounted(gfp_t gfp, unsigned int order, struct task *task,
+		      struct mem_cgroup *memcg)
 {
-	return __alloc_pages_accounted(gfp, order, task);
+	return __alloc_pages_accounted(gfp, order, task, memcg, false);
 }
 
 static __attribute__((noinline)) struct page *
-alloc_page_accounted(gfp_t gfp, struct task *task)
+alloc_page_accounted(gfp_t gfp, struct task *task, struct mem_cgroup *memcg)
 {
-	return __alloc_pages_accounted(gfp, 0, task);
+	return __alloc_pages_accounted(gfp, 0, task, memcg, false);
+}
+
+static __attribute__((noinline)) struct page *
+alloc_pages_accounted_traced(gfp_t gfp, unsigned int order, struct task *task,
+			     struct mem_cgroup *memcg)
+{
+	return __alloc_pages_accounted(gfp, order, task, memcg, true);
+}
+
+/*
+ * memcg_kmem_path - which path an allocation takes: one 5-byte site for
+ * two keys. The NOP while no kmem limit is set anywhere (SPEC 1) and no
+ * event is on: nothing is charged. A jump to the plain accounted path
+ * once the kmem key is on; to the traced twin while any event is on
+ * (tracepoints_on_key wins, kmem key or not: with the kmem key off the
+ * traced twin finds nobody to charge, and says why).
+ */
+enum memcg_kmem_path { KMEM_PATH_NONE, KMEM_PATH_PLAIN, KMEM_PATH_TRACED };
+
+static __attribute__((always_inline)) inline enum memcg_kmem_path
+memcg_kmem_path(void)
+{
+#if defined(CONFIG_TRACEPOINTS) && defined(TALLY_KERNEL)
+	if (!memcg_kmem_enabled() && !static_branch_unlikely(&tracepoints_on_key))
+		return KMEM_PATH_NONE;
+	return static_branch_unlikely(&tracepoints_on_key) ? KMEM_PATH_TRACED
+							   : KMEM_PATH_PLAIN;
+#else
+	return memcg_kmem_enabled() ? KMEM_PATH_PLAIN : KMEM_PATH_NONE;
+#endif
 }
 
 struct page *alloc_pages(gfp_t gfp, unsigned int order)
 {
+	enum memcg_kmem_path path;
+	struct mem_cgroup *memcg;
+	struct task *task;
+
 	if (unlikely(order > MAX_ORDER))
 		return NULL;
-	/* A 5-byte NOP until the first kmem limit is set (SPEC 1); then
-	 * what is not charged - no __GFP_KMEMCG, or a task of the root, the
-	 * common case - is sent on before anything else. */
-	if (memcg_kmem_enabled() && (gfp & __GFP_KMEMCG)) {
-		struct task *task = current;
-
-		if (!memcg_kmem_skip_root(task))
-			return order ? alloc_pages_accounted(gfp, order, task)
-				     : alloc_page_accounted(gfp, task);
-	}
-	return alloc_pages_raw(gfp, order);
+	/* A 5-byte NOP until the first kmem limit is set (SPEC 1) or an
+	 * event is on; then what is not charged - no __GFP_KMEMCG, or a
+	 * task of the root, the common case - is sent on before anything
+	 * else. */
+	path = memcg_kmem_path();
+	if (path == KMEM_PATH_NONE || !(gfp & __GFP_KMEMCG))
+		return alloc_pages_raw(gfp, order);
+	task = current;
+#ifdef TALLY_HOST
+	if (!task)  /* host tests often run without a current task */
+		return alloc_pages_raw(gfp, order);
+#endif
+	memcg = memcg_kmem_task_domain(task);
+	if (memcg == root_mem_cgroup)
+		return alloc_pages_raw(gfp, order);
+	if (path == KMEM_PATH_TRACED)
+		return alloc_pages_accounted_traced(gfp, order, task, memcg);
+	return order ? alloc_pages_accounted(gfp, order, task, memcg)
+		     : alloc_page_accounted(gfp, task, memcg);
 }
 
 /* --- freeing -------------------------------------------------------------- */

@@ -82,24 +82,32 @@ int __memcg_kmem_new_page_slow(gfp_t gfp, int order, struct mem_cgroup *memcg,
 void __memcg_kmem_cancel_page(struct mem_cgroup *handle, int order);
 
 /*
- * memcg_kmem_skip_root - is the current task's charge the root's, that is
- * nobody's? The test alloc_pages makes before anything else, with no
- * interrupt save: the domain is only compared, never dereferenced.
+ * memcg_kmem_task_domain - the domain a kernel allocation by task would
+ * be charged to: its active domain, else its own. Read by alloc_pages
+ * before anything else, with no interrupt save, to send the root's
+ * allocations (nobody pays) away at once: the domain is only compared,
+ * never dereferenced, until a stock that holds charge for it says it is
+ * alive (__memcg_kmem_new_page).
  */
+static inline struct mem_cgroup *memcg_kmem_task_domain(struct task *task)
+{
+	struct mem_cgroup *memcg = READ_ONCE(task->active_memcg);
+
+	if (!memcg)
+		memcg = READ_ONCE(task->memcg);
+	return memcg;
+}
+
+/* memcg_kmem_skip_root - is task's charge the root's, that is nobody's? */
 static inline bool memcg_kmem_skip_root(struct task *task)
 {
-	struct mem_cgroup *memcg;
-
 #ifdef TALLY_HOST
 	/* The kernel has a current task from the first allocation that
 	 * can see the key on; host tests often run without one. */
 	if (!task)
 		return true;
 #endif
-	memcg = READ_ONCE(task->active_memcg);
-	if (!memcg)
-		memcg = READ_ONCE(task->memcg);
-	return memcg == root_mem_cgroup;
+	return memcg_kmem_task_domain(task) == root_mem_cgroup;
 }
 
 /* What memcg_kmem_new_page did. */
@@ -115,18 +123,18 @@ enum memcg_kmem_charge {
  * memcg_kmem_new_page - charge 2^order pages to the current task's domain
  * (or its active one), before they are allocated. alloc_pages calls it
  * only for __GFP_KMEMCG, with the static key on, and not for a task whose
- * domain is the root (memcg_kmem_skip_root).
+ * domain is the root (memcg_kmem_task_domain).
  * @gfp:    the allocation's flags
  * @handle: set to the charged domain, or NULL if nothing was charged
  * @order:  the allocation's order
  *
- * Inline, the common case: interrupts off, read the domain, take the
- * pages from this CPU's stock. Interrupts off is
- * what keeps the domain alive meanwhile: a task is moved to another
+ * Inline, the common case: interrupts off, take the pages from this
+ * CPU's stock. Anything else reads the domain again and goes to
+ * __memcg_kmem_new_page_slow, with interrupts still off: interrupts off
+ * is what keeps the domain alive meanwhile - a task is moved to another
  * domain only after every CPU has taken an IPI (mem_cgroup_move_task),
  * that is, has left such a section; once taken, the charge holds it (one
- * reference per page). Anything else goes to __memcg_kmem_new_page_slow,
- * with interrupts still off.
+ * reference per page).
  *
  * A stock hit records no event here: its four (memcg_kmem_domain,
  * memcg_stock_consume, memcg_kmem_commit, mm_page_alloc) share one site
@@ -134,20 +142,27 @@ enum memcg_kmem_charge {
  * so that the hit passes one NOP, not four. Every other outcome records
  * its events here, as it happens.
  *
- * __memcg_kmem_new_page takes the current task from a caller that has it
- * already (alloc_pages), and on a stock hit returns with interrupts still
- * off (*irq_flags: what to restore): alloc_pages_accounted takes the page
+ * __memcg_kmem_new_page takes the current task, and the domain it read
+ * (memcg_kmem_task_domain), from a caller that has them already
+ * (alloc_pages), and on a stock hit returns with interrupts still off
+ * (*irq_flags: what to restore): alloc_pages_accounted takes the page
  * from this CPU's list in the same section. memcg_kmem_new_page, the hook
- * as SPEC 1 names it, restores them at once.
+ * as SPEC 1 names it, restores them at once. The domain was read before
+ * the section: a stock that holds charge for it holds references on it,
+ * so a hit is safe; on a miss it is read again, in the section, before
+ * it is used.
+ *
+ * traced: the twin that records its events (alloc_pages picks it while
+ * any event is on); the plain one passes no tracepoint site at all.
  *
  * Returns MEMCG_KMEM_REFUSED (0) if the charge was refused.
  */
-static inline enum memcg_kmem_charge
+static __attribute__((always_inline)) inline enum memcg_kmem_charge
 __memcg_kmem_new_page(gfp_t gfp, struct mem_cgroup **handle, int order,
-		      struct task *task, unsigned long *irq_flags)
+		      struct task *task, struct mem_cgroup *memcg,
+		      unsigned long *irq_flags, bool traced)
 {
 	struct memcg_stock_pcp *stock;
-	struct mem_cgroup *memcg;
 	unsigned long flags;
 	int ret;
 
@@ -155,16 +170,14 @@ __memcg_kmem_new_page(gfp_t gfp, struct mem_cgroup **handle, int order,
 	/* SPEC 1's exceptions: __GFP_NOFAIL (may not be refused) and
 	 * interrupt context (the interrupted task is not the one asking).
 	 * System tasks need no test: they live in the root, which
-	 * memcg_kmem_skip_root has sent away (mem_cgroup_move_task refuses
-	 * to move one elsewhere). */
+	 * alloc_pages has sent away (mem_cgroup_move_task refuses to move
+	 * one elsewhere). */
 	if (unlikely((gfp & __GFP_NOFAIL) || in_interrupt())) {
-		trace_memcg_kmem_domain(gfp, order, NULL);  /* nobody pays */
+		if (traced)
+			trace_memcg_kmem_domain(gfp, order, NULL);  /* nobody */
 		return MEMCG_KMEM_CHARGED;
 	}
 	flags = local_irq_save();
-	memcg = READ_ONCE(task->active_memcg);
-	if (!memcg)
-		memcg = READ_ONCE(task->memcg);
 	/* A stock holds kernel charge only for an accounted domain (a
 	 * domain that stops being accounted has its stocks drained), so a
 	 * hit needs no accounted test; the slow path makes it. */
@@ -174,9 +187,11 @@ __memcg_kmem_new_page(gfp_t gfp, struct mem_cgroup **handle, int order,
 		*handle = memcg;
 		return MEMCG_KMEM_FROM_STOCK;
 	}
+	memcg = memcg_kmem_task_domain(task);  /* again, in the section */
 	/* Who pays (the recorder tests whether memcg is accounted, as the
 	 * slow path does next), and the miss: one site for both. */
-	trace_memcg_kmem_stock_miss(gfp, order, memcg, stock);
+	if (traced)
+		trace_memcg_kmem_stock_miss(gfp, order, memcg, stock);
 	ret = __memcg_kmem_new_page_slow(gfp, order, memcg, flags);
 	if (ret < 0)
 		return MEMCG_KMEM_REFUSED;
@@ -203,9 +218,12 @@ static inline struct mem_cgroup *memcg_kmem_page_domain(struct page *page)
 static inline enum memcg_kmem_charge
 memcg_kmem_new_page(gfp_t gfp, struct mem_cgroup **handle, int order)
 {
+	struct task *task = current;
 	unsigned long flags;
-	enum memcg_kmem_charge how = __memcg_kmem_new_page(gfp, handle, order,
-							   current, &flags);
+	enum memcg_kmem_charge how;
+
+	how = __memcg_kmem_new_page(gfp, handle, order, task,
+				    memcg_kmem_task_domain(task), &flags, true);
 
 	if (how == MEMCG_KMEM_FROM_STOCK)
 		local_irq_restore(flags);
