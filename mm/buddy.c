@@ -501,7 +501,8 @@ enum memcg_kmem_path { KMEM_PATH_NONE, KMEM_PATH_PLAIN, KMEM_PATH_TRACED };
 static __attribute__((always_inline)) inline enum memcg_kmem_path
 memcg_kmem_path(void)
 {
-#if defined(CONFIG_TRACEPOINTS) && defined(TALLY_KERNEL)
+#if defined(CONFIG_MEMCG_KMEM) && defined(CONFIG_TRACEPOINTS) && \
+	defined(TALLY_KERNEL)
 	if (!memcg_kmem_enabled() && !static_branch_unlikely(&tracepoints_on_key))
 		return KMEM_PATH_NONE;
 	return static_branch_unlikely(&tracepoints_on_key) ? KMEM_PATH_TRACED

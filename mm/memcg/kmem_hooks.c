@@ -69,8 +69,9 @@ struct mem_cgroup *memcg_kmem_current_domain(gfp_t gfp)
 	return memcg;
 }
 
-int __memcg_kmem_new_page_slow(gfp_t gfp, int order, struct mem_cgroup *memcg,
-			       unsigned long flags)
+static __attribute__((always_inline)) inline int
+new_page_slow(gfp_t gfp, int order, struct mem_cgroup *memcg,
+	      unsigned long flags, bool traced)
 {
 	unsigned int nr_pages = 1u << order;
 
@@ -86,7 +87,22 @@ int __memcg_kmem_new_page_slow(gfp_t gfp, int order, struct mem_cgroup *memcg,
 	local_irq_restore(flags);
 	/* 0, or -ENOMEM (over a limit: the allocation fails; the
 	 * references are dropped). */
-	return memcg_charge_kmem_counters(memcg, gfp, nr_pages);
+	if (traced)
+		return memcg_charge_kmem_counters(memcg, gfp, nr_pages);
+	return memcg_charge_kmem_counters_plain(memcg, gfp, nr_pages);
+}
+
+int __memcg_kmem_new_page_slow(gfp_t gfp, int order, struct mem_cgroup *memcg,
+			       unsigned long flags)
+{
+	return new_page_slow(gfp, order, memcg, flags, true);
+}
+
+int __memcg_kmem_new_page_slow_plain(gfp_t gfp, int order,
+				     struct mem_cgroup *memcg,
+				     unsigned long flags)
+{
+	return new_page_slow(gfp, order, memcg, flags, false);
 }
 
 void memcg_kmem_page_no_domain(struct page *page)

@@ -79,6 +79,11 @@ struct mem_cgroup *memcg_kmem_current_domain(gfp_t gfp);
  * if memcg is not accounted, -ENOMEM if refused. */
 int __memcg_kmem_new_page_slow(gfp_t gfp, int order, struct mem_cgroup *memcg,
 			       unsigned long flags);
+/* __memcg_kmem_new_page_slow_plain - its plain twin, for the plain twin of
+ * the charge path (mm/buddy.c): no tracepoint site on the exact charge. */
+int __memcg_kmem_new_page_slow_plain(gfp_t gfp, int order,
+				     struct mem_cgroup *memcg,
+				     unsigned long flags);
 void __memcg_kmem_cancel_page(struct mem_cgroup *handle, int order);
 
 /*
@@ -192,7 +197,11 @@ __memcg_kmem_new_page(gfp_t gfp, struct mem_cgroup **handle, int order,
 	 * slow path does next), and the miss: one site for both. */
 	if (traced)
 		trace_memcg_kmem_stock_miss(gfp, order, memcg, stock);
-	ret = __memcg_kmem_new_page_slow(gfp, order, memcg, flags);
+	if (traced)
+		ret = __memcg_kmem_new_page_slow(gfp, order, memcg, flags);
+	else
+		ret = __memcg_kmem_new_page_slow_plain(gfp, order, memcg,
+						       flags);
 	if (ret < 0)
 		return MEMCG_KMEM_REFUSED;
 	if (ret == 0)

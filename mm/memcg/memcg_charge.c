@@ -286,18 +286,31 @@ charge_kmem_pages_refused(struct mem_cgroup *memcg, gfp_t gfp, int64_t bytes,
  * charge of the counters: the common case with no stock, or a batch that
  * did not fit. If a counter refuses, charge_kmem_pages_refused (handed
  * the bytes, not the pages: one value fewer to keep in a register).
+ * traced: the levels of both chains are recorded (one site for both),
+ * in the traced twin of the charge path only (mm/buddy.c).
  */
-static __attribute__((noinline)) int
-charge_kmem_pages(struct mem_cgroup *memcg, gfp_t gfp, unsigned int nr_pages)
+static __attribute__((always_inline)) inline int
+__charge_kmem_pages(struct mem_cgroup *memcg, gfp_t gfp, unsigned int nr_pages,
+		    bool traced)
 {
 	int64_t bytes = (int64_t)nr_pages * PAGE_SIZE;
 	struct res_counter *refused;
 
 	refused = __res_counter_try_charge_two(&memcg->res, &memcg->kmem,
 					       bytes);
-	if (likely(!refused))
+	if (likely(!refused)) {
+		if (traced)
+			trace_res_counter_charge_two(&memcg->res,
+						     &memcg->kmem, bytes);
 		return 0;
+	}
 	return charge_kmem_pages_refused(memcg, gfp, bytes, refused);
+}
+
+static __attribute__((noinline)) int
+charge_kmem_pages(struct mem_cgroup *memcg, gfp_t gfp, unsigned int nr_pages)
+{
+	return __charge_kmem_pages(memcg, gfp, nr_pages, true);
 }
 
 /*
@@ -316,15 +329,33 @@ charge_kmem_batch(struct mem_cgroup *memcg, gfp_t gfp, unsigned int nr_pages)
 	return 0;
 }
 
-int memcg_charge_kmem_counters(struct mem_cgroup *memcg, gfp_t gfp,
-			       unsigned int nr_pages)
+/* memcg_charge_kmem_counters, memcg_charge_kmem_counters_plain - a batch,
+ * if the stock is on and takes kernel charge; else exactly nr_pages. The
+ * plain twin records nothing on the exact path, and has it inline: a
+ * leaf with no stack frame. (The batch path, once per CHARGE_BATCH
+ * pages, keeps its sites in both.) */
+static __attribute__((always_inline)) inline int
+__memcg_charge_kmem_counters(struct mem_cgroup *memcg, gfp_t gfp,
+			     unsigned int nr_pages, bool traced)
 {
-	/* A batch, if the stock is on and takes kernel charge; else
-	 * exactly nr_pages. */
 	if (READ_ONCE(memcg_stock_enabled) && READ_ONCE(memcg_stock_kmem) &&
 	    nr_pages < CHARGE_BATCH)
 		return charge_kmem_batch(memcg, gfp, nr_pages);
-	return charge_kmem_pages(memcg, gfp, nr_pages);
+	if (traced)
+		return charge_kmem_pages(memcg, gfp, nr_pages);
+	return __charge_kmem_pages(memcg, gfp, nr_pages, false);
+}
+
+int memcg_charge_kmem_counters(struct mem_cgroup *memcg, gfp_t gfp,
+			       unsigned int nr_pages)
+{
+	return __memcg_charge_kmem_counters(memcg, gfp, nr_pages, true);
+}
+
+int memcg_charge_kmem_counters_plain(struct mem_cgroup *memcg, gfp_t gfp,
+				     unsigned int nr_pages)
+{
+	return __memcg_charge_kmem_counters(memcg, gfp, nr_pages, false);
 }
 
 int memcg_charge_kmem(struct mem_cgroup *memcg, gfp_t gfp,

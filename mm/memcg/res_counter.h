@@ -188,8 +188,10 @@ __res_counter_try_uncharge_chain(struct res_counter *counter,
  * to first's chain, then second's, and return NULL; or stop at the
  * counter that refuses and return it, with the counters before it still
  * charged - the caller must then call res_counter_charge_two_refused,
- * which traces and gives those back. No call in it: the caller's common
- * case can be a leaf, with no stack frame.
+ * which traces and gives those back. No call in it, and no tracepoint
+ * (the caller records the levels: res_counter_charge_two, and the traced
+ * twin of charge_kmem_pages): the caller's common case can be a leaf,
+ * with no stack frame.
  */
 static __attribute__((always_inline)) inline struct res_counter *
 __res_counter_try_charge_two(struct res_counter *first,
@@ -200,13 +202,7 @@ __res_counter_try_charge_two(struct res_counter *first,
 
 	if (unlikely(refused))
 		return refused;
-	refused = __res_counter_charge_chain(second, val, false);
-	if (unlikely(refused))
-		return refused;
-	/* One tracepoint for the levels of both chains, not one a level:
-	 * the charge of a page without a stock passes one NOP. */
-	trace_res_counter_charge_two(first, second, val);
-	return NULL;
+	return __res_counter_charge_chain(second, val, false);
 }
 
 /* res_counter_charge_two_refused - the end of a refused
@@ -232,8 +228,12 @@ res_counter_charge_two(struct res_counter *first, struct res_counter *second,
 	struct res_counter *refused;
 
 	refused = __res_counter_try_charge_two(first, second, val);
-	if (likely(!refused))
+	if (likely(!refused)) {
+		/* One tracepoint for the levels of both chains, not one
+		 * a level. */
+		trace_res_counter_charge_two(first, second, val);
 		return 0;
+	}
 	res_counter_charge_two_refused(first, second, refused, val);
 	return -ENOMEM;
 }
