@@ -7,7 +7,9 @@
  * the count is above zero (kernel/static_key.h). Only the transitions
  * 0 -> 1 and 1 -> 0 change code: they ask the architecture to rewrite every
  * site of the key (arch_jump_label_transform), to a jump or back to the
- * NOP. Other changes of the count only count.
+ * NOP. Other changes of the count only count. A site that several keys
+ * share becomes what all its keys say: the jump while any is on, and at
+ * a two-target site the jump of the key that wins (jump_label_update).
  *
  * One lock, static_key_lock, serialises the counts and the patching, as
  * jump_label_mutex does in Linux. tally has no sleeping mutex, and
@@ -20,6 +22,8 @@
  * waiters do.
  */
 #include "kernel/static_key.h"
+
+#include <string.h>
 
 #include "kernel/locking/spinlock.h"
 #include "kernel/static_key_table.h"
@@ -63,42 +67,74 @@ static const char *key_name(const struct static_key *key)
 	return key->name ? key->name : "(unnamed key)";
 }
 
-/* The whole table of sites, for the sites that several keys share. */
-static struct jump_entry *jump_table_start, *jump_table_stop;
-
 /*
- * site_held_by_other_key - is e's site also a site of another key whose
- * count is above zero (static_branch_unlikely_any)? Then it is a jump
- * already, and must stay one: key's transition leaves it alone. A scan
- * of the whole table, on the slow path of a transition only.
+ * entry_on - is f's key on, once key has gone to enable? key's own count
+ * is not stored yet when its sites are recomputed (slow_inc patches before
+ * it stores the new count, slow_dec after), so key counts as enable.
  */
-static bool site_held_by_other_key(const struct jump_entry *e,
-				   const struct static_key *key)
+static bool entry_on(const struct jump_entry *f, const struct static_key *key,
+		     bool enable)
 {
-	uintptr_t code = jump_entry_code(e);
+	const struct static_key *k = jump_entry_key(f);
 
-	for (const struct jump_entry *f = jump_table_start;
-	     f < jump_table_stop; f++) {
-		const struct static_key *other = jump_entry_key(f);
-
-		if (other != key && jump_entry_code(f) == code &&
-		    __atomic_load_n(&other->enabled, __ATOMIC_RELAXED) > 0)
-			return true;
-	}
-	return false;
+	return k == key ? enable : __atomic_load_n(&k->enabled,
+						   __ATOMIC_RELAXED) > 0;
 }
 
 /*
- * jump_label_update - make every site of key what its count says, but a
- * shared site that another key holds on. The sites to patch go to the
- * architecture in runs of neighbouring entries, each run one patch.
- * at_boot: static_key_init_table is bringing the sites in line with
- * counts taken before it ran; a shared site whose other key is on may not
- * be patched yet, so what counts then is whether the site is a jump
- * already.
+ * site_winner - the entry whose jump e's site should hold once key has
+ * gone to enable, or NULL for the NOP: a site is what its keys say. An
+ * overriding entry whose key is on wins (static_branch_choose's b); else
+ * any entry whose key is on (the entries of a site without an overriding
+ * one all have one target). A scan of the whole table (jump_site_next),
+ * on the slow path only.
  */
-static void jump_label_update(struct static_key *key, bool enable,
-			      bool at_boot)
+static struct jump_entry *site_winner(const struct jump_entry *e,
+				      const struct static_key *key, bool enable)
+{
+	uintptr_t code = jump_entry_code(e);
+	struct jump_entry *winner = NULL;
+
+	for (struct jump_entry *f = jump_site_next(code, NULL); f;
+	     f = jump_site_next(code, f)) {
+		if (!entry_on(f, key, enable))
+			continue;
+		if (jump_entry_overrides(f) || !winner)
+			winner = f;
+	}
+	return winner;
+}
+
+/* site_holds - are the bytes at e's site insn already? */
+static bool site_holds(const struct jump_entry *e,
+		       const uint8_t insn[JUMP_LABEL_INSN_SIZE])
+{
+	const volatile uint8_t *code = (const volatile uint8_t *)jump_entry_code(e);
+
+	for (int i = 0; i < JUMP_LABEL_INSN_SIZE; i++)
+		if (code[i] != insn[i])
+			return false;
+	return true;
+}
+
+/*
+ * jump_label_update - key has gone to enable (its count is about to be,
+ * or has just been, stored): make each of its sites what all the keys of
+ * that site say (site_winner), patching only a site whose bytes differ.
+ *
+ * A site whose new instruction is the one patching its own entry writes
+ * (its jump when enabling, the NOP when disabling: every site of one key,
+ * and a shared site that no other key holds) joins a run of neighbouring
+ * entries, and each run is one patch (every patch waits for all CPUs
+ * three times). A site that must jump to another entry's target (a
+ * two-target site whose other key wins, or takes over) is patched alone,
+ * as a jump to the winner's target.
+ *
+ * static_key_init_table brings the sites in line with the counts taken
+ * before it ran by the same rule: a site that an earlier key of the pass
+ * has already made right is left alone.
+ */
+static void jump_label_update(struct static_key *key, bool enable)
 {
 	struct jump_entry *run = NULL;
 
@@ -106,17 +142,28 @@ static void jump_label_update(struct static_key *key, bool enable,
 		goto out;
 	for (unsigned int i = 0; i <= key->nr_entries; i++) {
 		struct jump_entry *e = key->entries + i;
-		bool skip = i == key->nr_entries ||
-			    (at_boot ? jump_site_state(e) == JUMP_SITE_JMP :
-				       site_held_by_other_key(e, key));
+		struct jump_entry *winner = NULL;
+		uint8_t want[JUMP_LABEL_INSN_SIZE], mine[JUMP_LABEL_INSN_SIZE];
+		bool in_run = false, alone = false;
 
-		if (!skip && !run)
-			run = e;
-		if (skip && run) {
+		if (i < key->nr_entries) {
+			winner = site_winner(e, key, enable);
+			jump_insn_make(winner ? winner : e, winner != NULL, want);
+			jump_insn_make(e, enable, mine);
+			if (!site_holds(e, want)) {
+				in_run = !memcmp(want, mine, sizeof(want));
+				alone = !in_run;
+			}
+		}
+		if (!in_run && run) {
 			arch_jump_label_transform(run, (unsigned int)(e - run),
 						  enable);
 			run = NULL;
 		}
+		if (in_run && !run)
+			run = e;
+		if (alone)  /* only a shared site can want another's jump */
+			arch_jump_label_transform(winner, 1, true);
 	}
 out:
 	trace_static_key_patch(key, enable);
@@ -136,7 +183,7 @@ void static_key_slow_inc(struct static_key *key)
 	 * site still says "off" (/proc/static_keys is read under the lock;
 	 * the host build's branch reads the count). */
 	if (count == 0)
-		jump_label_update(key, true, false);
+		jump_label_update(key, true);
 	__atomic_store_n(&key->enabled, count + 1, __ATOMIC_RELEASE);
 	static_key_lock_give(flags);
 }
@@ -154,7 +201,7 @@ void static_key_slow_dec(struct static_key *key)
 	}
 	__atomic_store_n(&key->enabled, count - 1, __ATOMIC_RELEASE);
 	if (count == 1)
-		jump_label_update(key, false, false);
+		jump_label_update(key, false);
 	static_key_lock_give(flags);
 }
 
@@ -179,8 +226,6 @@ void static_key_init_table(struct jump_entry *start, struct jump_entry *stop)
 
 	jump_table_sort(start, stop);
 	jump_table_assign(start, stop);
-	jump_table_start = start;
-	jump_table_stop = stop;
 	for (struct jump_entry *e = start; e < stop; e++) {
 		struct static_key *key = jump_entry_key(e);
 
@@ -200,7 +245,7 @@ void static_key_init_table(struct jump_entry *start, struct jump_entry *stop)
 		struct static_key *key = jump_entry_key(e);
 
 		if (e == key->entries && key->enabled > 0)
-			jump_label_update(key, true, true);
+			jump_label_update(key, true);
 	}
 	static_key_lock_give(flags);
 }

@@ -17,6 +17,13 @@
  * and needs no relocation. The price: an entry cannot be copied as it is.
  * Moving it by d bytes changes every offset by -d (jump_entry_move).
  *
+ * Several entries may name one site (the same code): one per key of a
+ * shared site (static_branch_unlikely_any), all with one target, or the
+ * two of a two-target site (static_branch_choose), whose second entry
+ * overrides the first. That flag is bit 0 of the key offset: the key and
+ * the key field are both 8-byte aligned, so their distance is a multiple
+ * of 8 and its low three bits are free (jump_entry_key masks it off).
+ *
  * At boot, jump_table_sort() orders the table by key (then by code
  * address), so that the sites of one key are one contiguous range, which
  * jump_table_assign() records in the key (key->entries, key->nr_entries).
@@ -24,6 +31,7 @@
 #ifndef KERNEL_STATIC_KEY_TABLE_H
 #define KERNEL_STATIC_KEY_TABLE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -32,8 +40,12 @@ struct static_key;
 struct jump_entry {
 	int32_t code;    /* the 5-byte NOP or jmp, from &code */
 	int32_t target;  /* where the branch goes when on, from &target */
-	int64_t key;     /* the struct static_key, from &key */
+	int64_t key;     /* the struct static_key, from &key; bit 0: overrides */
 };
+
+/* In the key offset: while this entry's key is on, the site jumps to this
+ * entry's target, whatever the site's other entries say. */
+#define JUMP_ENTRY_OVERRIDES 1
 
 /* The 5-byte NOP every site holds while its key is off: nopl 0(%rax,%rax). */
 #define JUMP_LABEL_NOP {0x0f, 0x1f, 0x44, 0x00, 0x00}
@@ -52,16 +64,25 @@ static inline uintptr_t jump_entry_target(const struct jump_entry *e)
 
 static inline struct static_key *jump_entry_key(const struct jump_entry *e)
 {
-	return (struct static_key *)((uintptr_t)&e->key + e->key);
+	return (struct static_key *)((uintptr_t)&e->key +
+				     (e->key & ~(int64_t)JUMP_ENTRY_OVERRIDES));
+}
+
+/* jump_entry_overrides - does e win its site over the site's other entries
+ * while its key is on (the second key of static_branch_choose)? */
+static inline bool jump_entry_overrides(const struct jump_entry *e)
+{
+	return e->key & JUMP_ENTRY_OVERRIDES;
 }
 
 /*
- * jump_entry_set - make e describe (code, target, key) from where e is.
- * Returns 0, or -1 if code or target is more than 2 GiB away from e (the
- * offsets are 32-bit; in the kernel everything is within 2 GiB).
+ * jump_entry_set - make e describe (code, target, key), overriding its
+ * site's other entries or not, from where e is. Returns 0, or -1 if code
+ * or target is more than 2 GiB away from e (the offsets are 32-bit; in the
+ * kernel everything is within 2 GiB).
  */
 int jump_entry_set(struct jump_entry *e, uintptr_t code, uintptr_t target,
-		   const struct static_key *key);
+		   const struct static_key *key, bool overrides);
 
 /* jump_table_sort - order [start, stop) by key, then by code address,
  * keeping every entry's meaning (offsets re-based as entries move). */
@@ -70,9 +91,19 @@ void jump_table_sort(struct jump_entry *start, struct jump_entry *stop);
 /*
  * jump_table_assign - after jump_table_sort: give each key found in
  * [start, stop) its range of entries (key->entries, key->nr_entries). Keys
- * with no site keep entries NULL, nr_entries 0.
+ * with no site keep entries NULL, nr_entries 0. The table is remembered:
+ * jump_site_next looks there for the other entries of a site.
  */
 void jump_table_assign(struct jump_entry *start, struct jump_entry *stop);
+
+/*
+ * jump_site_next - the entries of the site at code, in the table that
+ * jump_table_assign last gave out: the first after prev (from the start
+ * when prev is NULL), or NULL after the last. The entries of one site
+ * belong to different keys, so they are not neighbours in the sorted
+ * table: a scan of it, for slow paths only.
+ */
+struct jump_entry *jump_site_next(uintptr_t code, const struct jump_entry *prev);
 
 /*
  * jump_table_find - the entry of key whose code is at addr, or NULL. Its
@@ -91,8 +122,12 @@ void jump_insn_make(const struct jump_entry *e, int on,
 /* What the bytes at a site are. */
 enum jump_site_state { JUMP_SITE_NOP, JUMP_SITE_JMP, JUMP_SITE_OTHER };
 
-/* jump_site_state - read the site's code: the NOP, a jmp to its own
- * target, or anything else (a corrupted site, or one being patched). */
+/*
+ * jump_site_state - read the site's code: the NOP; a jmp to the target of
+ * e or of any other entry of the same site (a shared site that another
+ * key holds on, or a two-target site); or anything else (a corrupted
+ * site, or one being patched).
+ */
 enum jump_site_state jump_site_state(const struct jump_entry *e);
 
 /*

@@ -13,8 +13,10 @@
 #   - its key is a symbol, and registered: listed in the static_keys table
 #     (DEFINE_STATIC_KEY_FALSE), so that /proc/static_keys shows it;
 #   - no two entries name the same site, but the entries of a site that
-#     several keys share (static_branch_unlikely_any): one per key, each
-#     with the same target.
+#     several keys share: one per key, and either all with the same target
+#     (static_branch_unlikely_any), or with exactly one of them overriding
+#     the others (bit 0 of its key offset) and the others with one target
+#     (static_branch_choose: two keys, two targets).
 # --sites KEY: KEY must have at least one site (the kmem build's
 # memcg_kmem_enabled_key); --no-sites KEY: it must have none (the KMEM=0
 # build: no hooks at all).
@@ -129,8 +131,12 @@ for my $i (0 .. $n - 1) {
 	my $p = $joff + 16 * $i;
 	my $code = $e + s32($p);
 	my $target = $e + 4 + s32($p + 4);
-	my $key = $e + 8 + s64($p + 8);
+	my $koff = s64($p + 8);
+	my $overrides = $koff & 1;
+	my $key = $e + 8 + ($koff - $overrides);
 	my $kname = $name_of{$key} // sprintf('(no symbol at %#x)', $key);
+	bad('entry %d: key offset %#x of %s has bits 1-2 set (keys are 8-byte aligned)',
+	    $i, $koff, $kname) if $koff & 6;
 	$sites_of{$kname}++;
 	bad('entry %d: site %#x of %s is outside .text (%#x-%#x)', $i, $code, $kname, $text, $etext)
 		, next if $code < $text || $code + 5 > $etext;
@@ -138,12 +144,10 @@ for my $i (0 .. $n - 1) {
 		if $target < $text || $target >= $etext;
 	if (my $first = $seen{$code}) {
 		bad('entry %d: site %#x is listed twice for %s', $i, $code, $kname)
-			if $first->{keys}{$kname};
-		bad('entry %d: site %#x shared by %s has target %#x, not %#x', $i,
-		    $code, $kname, $target, $first->{target})
-			if $first->{target} != $target;
+			if grep { $_->{key} eq $kname } @$first;
 	}
-	($seen{$code} //= { target => $target, keys => {} })->{keys}{$kname} = 1;
+	push @{$seen{$code}}, { entry => $i, key => $kname, target => $target,
+		overrides => $overrides };
 	my $off = file_offset($code, 5);
 	if (!defined $off) {
 		bad('entry %d: site %#x of %s is not in the file', $i, $code, $kname);
@@ -154,6 +158,25 @@ for my $i (0 .. $n - 1) {
 		if $bytes ne $nop;
 	bad('key %s (%#x) has sites but is not registered (DEFINE_STATIC_KEY_FALSE)', $kname, $key)
 		unless $registered{$key};
+}
+# The entries of one site: one target, or one overriding entry and one
+# target for all the others.
+for my $code (sort { $a <=> $b } keys %seen) {
+	my @all = @{$seen{$code}};
+	my @over = grep { $_->{overrides} } @all;
+	my @plain = grep { !$_->{overrides} } @all;
+	if (@over > 1) {
+		bad('site %#x has %d overriding entries (%s), at most one may win',
+		    $code, scalar @over, join(', ', map { $_->{key} } @over));
+	} elsif (@over && !@plain) {
+		bad('entry %d: site %#x of %s overrides, but the site has no other entry',
+		    $over[0]{entry}, $code, $over[0]{key});
+	}
+	for my $x (@plain[1 .. $#plain]) {
+		bad('entry %d: site %#x shared by %s has target %#x, not %#x', $x->{entry},
+		    $code, $x->{key}, $x->{target}, $plain[0]{target})
+			if $x->{target} != $plain[0]{target};
+	}
 }
 for my $k (sort keys %want_sites) {
 	bad('key %s has no site (expected at least one)', $k) unless $sites_of{$k};

@@ -66,16 +66,30 @@ static struct {
 unsigned long jump_label_bp_hits;
 unsigned long jump_label_bp_stale;
 
-/* find_site - the table entry whose site is at addr, or NULL. */
+/* find_site - the first table entry whose site is at addr, or NULL. */
 static const struct jump_entry *find_site(uintptr_t addr)
 {
-	extern struct jump_entry __start___jump_table[], __stop___jump_table[];
+	return jump_site_next(addr, NULL);
+}
 
-	for (const struct jump_entry *e = __start___jump_table;
-	     e < __stop___jump_table; e++)
-		if (jump_entry_code(e) == addr)
-			return e;
-	return NULL;
+/* site_target - where the site's bytes now send a CPU: past the NOP, or
+ * to the target of whichever of its entries the jmp names; 0 for anything
+ * else (bytes read while a patch rewrites them). */
+static uintptr_t site_target(const struct jump_entry *e,
+			     const uint8_t now[JUMP_LABEL_INSN_SIZE])
+{
+	uint8_t want[JUMP_LABEL_INSN_SIZE];
+
+	jump_insn_make(e, 0, want);
+	if (!memcmp(now, want, JUMP_LABEL_INSN_SIZE))
+		return jump_entry_code(e) + JUMP_LABEL_INSN_SIZE;
+	for (const struct jump_entry *f = e; f;
+	     f = jump_site_next(jump_entry_code(e), f)) {
+		jump_insn_make(f, 1, want);
+		if (!memcmp(now, want, JUMP_LABEL_INSN_SIZE))
+			return jump_entry_target(f);
+	}
+	return 0;
 }
 
 /*
@@ -101,7 +115,8 @@ static int jump_label_bp_handler(struct trap_frame *frame)
 	if (!e)
 		return 0;
 	for (;;) {
-		uint8_t now[JUMP_LABEL_INSN_SIZE], want[JUMP_LABEL_INSN_SIZE];
+		uint8_t now[JUMP_LABEL_INSN_SIZE];
+		uintptr_t to;
 
 		memcpy(now, (const void *)site, sizeof(now));
 		if (now[0] == INT3) {
@@ -122,14 +137,9 @@ static int jump_label_bp_handler(struct trap_frame *frame)
 			}
 			return 0;  /* an int3 at a site, but nobody patches it */
 		}
-		jump_insn_make(e, 0, want);
-		if (!memcmp(now, want, sizeof(now))) {
-			frame->rip = site + JUMP_LABEL_INSN_SIZE;
-			break;
-		}
-		jump_insn_make(e, 1, want);
-		if (!memcmp(now, want, sizeof(now))) {
-			frame->rip = jump_entry_target(e);
+		to = site_target(e, now);
+		if (to) {
+			frame->rip = to;
 			break;
 		}
 		/* A patch began while we read the bytes: look again. */
@@ -139,20 +149,25 @@ static int jump_label_bp_handler(struct trap_frame *frame)
 	return 1;
 }
 
-/* check_sites - each site must hold the old instruction: anything else
- * means the table or the code is corrupt, and writing would make it worse. */
+/*
+ * check_sites - each site must hold an instruction it may hold: going to a
+ * jump, the NOP or (a two-target site) the jump of its other entry; going
+ * to the NOP, one of its jumps. Anything else means the table or the code
+ * is corrupt, and writing would make it worse.
+ */
 static void check_sites(struct jump_entry *entries, unsigned int n,
 			bool enable)
 {
 	for (unsigned int i = 0; i < n; i++) {
 		enum jump_site_state s = jump_site_state(&entries[i]);
 
-		if (s != (enable ? JUMP_SITE_NOP : JUMP_SITE_JMP))
-			panic("jump_label: site %#lx of key %s holds neither the "
-			      "%s it should nor the %s (bytes corrupted?)",
+		if (s == JUMP_SITE_OTHER || (!enable && s != JUMP_SITE_JMP))
+			panic("jump_label: site %#lx of key %s holds %s, not "
+			      "one of its jumps%s (bytes corrupted?)",
 			      (unsigned long)jump_entry_code(&entries[i]),
 			      jump_entry_key(&entries[i])->name,
-			      enable ? "nop" : "jmp", enable ? "jmp" : "nop");
+			      s == JUMP_SITE_NOP ? "the nop" : "neither nop nor jmp",
+			      enable ? " or the nop" : "");
 	}
 }
 
