@@ -450,9 +450,11 @@ __alloc_pages_accounted(gfp_t gfp, unsigned int order, struct task *task,
 	/* Charged to the counters, or to nobody (handle NULL). */
 	page = __alloc_pages(gfp, order);
 	if (unlikely(!page)) {
-		if (traced && handle)
-			trace_memcg_kmem_commit(NULL, handle, order);
-		__memcg_kmem_commit_page(NULL, handle, order);  /* cancels */
+		if (handle) {  /* the charge is given back */
+			if (traced)
+				trace_memcg_kmem_commit(NULL, handle, order);
+			__memcg_kmem_cancel_page(handle, order);
+		}
 		if (traced)
 			trace_mm_page_alloc(NULL, order, gfp);
 		return NULL;
@@ -490,11 +492,11 @@ alloc_pages_accounted_traced(gfp_t gfp, unsigned int order, struct task *task,
 
 /*
  * memcg_kmem_path - which path an allocation takes: one 5-byte site for
- * two keys. The NOP while no kmem limit is set anywhere (SPEC 1) and no
- * event is on: nothing is charged. A jump to the plain accounted path
- * once the kmem key is on; to the traced twin while any event is on
- * (tracepoints_on_key wins, kmem key or not: with the kmem key off the
- * traced twin finds nobody to charge, and says why).
+ * two keys (static_branch_choose). The NOP while no kmem limit is set
+ * anywhere (SPEC 1) and no event is on: nothing is charged. A jump to the
+ * plain accounted path once the kmem key is on; to the traced twin while
+ * any event is on (tracepoints_on_key wins, kmem key or not: with the kmem
+ * key off the traced twin finds nobody to charge, and says why).
  */
 enum memcg_kmem_path { KMEM_PATH_NONE, KMEM_PATH_PLAIN, KMEM_PATH_TRACED };
 
@@ -503,42 +505,52 @@ memcg_kmem_path(void)
 {
 #if defined(CONFIG_MEMCG_KMEM) && defined(CONFIG_TRACEPOINTS) && \
 	defined(TALLY_KERNEL)
-	if (!memcg_kmem_enabled() && !static_branch_unlikely(&tracepoints_on_key))
-		return KMEM_PATH_NONE;
-	return static_branch_unlikely(&tracepoints_on_key) ? KMEM_PATH_TRACED
-							   : KMEM_PATH_PLAIN;
+	return (enum memcg_kmem_path)static_branch_choose(
+		&memcg_kmem_enabled_key, &tracepoints_on_key);
 #else
 	return memcg_kmem_enabled() ? KMEM_PATH_PLAIN : KMEM_PATH_NONE;
 #endif
 }
 
+/* alloc_pages_charged - the allocation of a task whose domain may pay:
+ * the root's is sent on first, unaccounted; then the twin. */
+static __attribute__((always_inline)) inline struct page *
+alloc_pages_charged(gfp_t gfp, unsigned int order, bool traced)
+{
+	struct task *task = current;
+	struct mem_cgroup *memcg;
+
+#ifdef TALLY_HOST
+	if (!task)  /* host tests often run without a current task */
+		return alloc_pages_raw(gfp, order);
+#endif
+	if (!(gfp & __GFP_KMEMCG))
+		return alloc_pages_raw(gfp, order);
+	memcg = memcg_kmem_task_domain(task);
+	if (memcg == root_mem_cgroup)
+		return alloc_pages_raw(gfp, order);
+	if (traced)
+		return alloc_pages_accounted_traced(gfp, order, task, memcg);
+	return order ? alloc_pages_accounted(gfp, order, task, memcg)
+		     : alloc_page_accounted(gfp, task, memcg);
+}
+
 struct page *alloc_pages(gfp_t gfp, unsigned int order)
 {
-	enum memcg_kmem_path path;
-	struct mem_cgroup *memcg;
-	struct task *task;
-
 	if (unlikely(order > MAX_ORDER))
 		return NULL;
 	/* A 5-byte NOP until the first kmem limit is set (SPEC 1) or an
 	 * event is on; then what is not charged - no __GFP_KMEMCG, or a
 	 * task of the root, the common case - is sent on before anything
 	 * else. */
-	path = memcg_kmem_path();
-	if (path == KMEM_PATH_NONE || !(gfp & __GFP_KMEMCG))
+	switch (memcg_kmem_path()) {
+	case KMEM_PATH_PLAIN:
+		return alloc_pages_charged(gfp, order, false);
+	case KMEM_PATH_TRACED:
+		return alloc_pages_charged(gfp, order, true);
+	default:
 		return alloc_pages_raw(gfp, order);
-	task = current;
-#ifdef TALLY_HOST
-	if (!task)  /* host tests often run without a current task */
-		return alloc_pages_raw(gfp, order);
-#endif
-	memcg = memcg_kmem_task_domain(task);
-	if (memcg == root_mem_cgroup)
-		return alloc_pages_raw(gfp, order);
-	if (path == KMEM_PATH_TRACED)
-		return alloc_pages_accounted_traced(gfp, order, task, memcg);
-	return order ? alloc_pages_accounted(gfp, order, task, memcg)
-		     : alloc_page_accounted(gfp, task, memcg);
+	}
 }
 
 /* --- freeing -------------------------------------------------------------- */
