@@ -8,28 +8,32 @@
  * allocator to the counters; other files point here.
  *
  *   alloc_pages(gfp, order)                                   mm/buddy.c
- *     [static key off, no __GFP_KMEMCG, or a task of the root with no
- *      active domain (memcg_kmem_skip_root, a pointer compare, no irq
- *      save): the raw allocator, alloc_pages_raw, nothing else]
- *     alloc_page_accounted(gfp, task) (order 0), or
- *     alloc_pages_accounted(gfp, order, task): one inline body,
- *     __alloc_pages_accounted, twice                          mm/buddy.c
- *       __memcg_kmem_new_page(gfp, &handle, order, task)      mm/memcg/kmem_hooks.h
+ *     [the kmem key's site, a NOP while it is off: the raw allocator,
+ *      alloc_pages_raw, nothing else; the same for no __GFP_KMEMCG, or a
+ *      task of the root (memcg_kmem_task_domain, a pointer compare, no
+ *      irq save)]
+ *     the site's jump picks the twin (memcg_kmem_path): the plain one,
+ *     with no tracepoint site, or while any event is on the traced one,
+ *     alloc_pages_accounted_traced. Plain: alloc_page_accounted(gfp,
+ *     task, memcg) (order 0), or alloc_pages_accounted(gfp, order, task,
+ *     memcg): one inline body, __alloc_pages_accounted      mm/buddy.c
+ *       __memcg_kmem_new_page(gfp, &handle, order, task, memcg, ...)
+ *                                                             mm/memcg/kmem_hooks.h
  *         __GFP_NOFAIL, interrupt context: not charged        (no irq save)
- *         irqs off: the domain (active, or the task's)
- *         __stock_take(stock, memcg, n, kmem): a hit          mm/memcg/stock.h
+ *         irqs off; __stock_take(stock, memcg, n, kmem): a hit mm/memcg/stock.h
  *           returns with irqs still off: an order-0 page is
  *           taken from this CPU's list (__pcp_alloc_page,
  *           mm/pcp.h) in the same section; irqs back on
- *         __memcg_kmem_new_page_slow()                        mm/memcg/kmem_hooks.c
+ *         a miss: the domain read again (active, or the task's)
+ *         __memcg_kmem_new_page_slow[_plain]()                mm/memcg/kmem_hooks.c
  *           not accounted: done; else mem_cgroup_get_many(memcg, n)
- *           memcg_charge_kmem_counters(memcg, gfp, n)         here
+ *           memcg_charge_kmem_counters[_plain](memcg, gfp, n) here
  *             stock on: charge_kmem_batch(memcg, gfp, n)      here
  *               res_counter_charge_two(res, kmem, 32 pages)   mm/memcg/res_counter.h
  *               mem_cgroup_get_many(memcg, 32 - n)            mm/memcg/memcontrol.h
  *               refill_stock(memcg, 32 - n, kmem)             mm/memcg/stock.c
  *               (the batch does not fit: charge_kmem_pages)
- *             else charge_kmem_pages(memcg, gfp, n)           here
+ *             else __charge_kmem_pages(memcg, gfp, n)         here
  *               __res_counter_try_charge_two(res, kmem, n)    mm/memcg/res_counter.h
  *               refused: charge_kmem_pages_refused()          here
  *                 res_counter_charge_two_refused: roll back   mm/memcg/res_counter.c
@@ -46,21 +50,26 @@
  *         page->memcg = handle, PG_kmemcg; or, no page: memcg_uncharge_kmem
  *
  *   free_accounted_pages(page, order)                         mm/buddy.c
- *     memcg_kmem_uncharge_page(page, order)                   mm/memcg/kmem_hooks.h
- *       irqs off: this CPU's stock caches memcg and holds at most
- *       64 kernel pages after (__stock_return_kmem): the charge goes
- *       back to it, done
- *       else __memcg_kmem_uncharge_page_slow()                mm/memcg/kmem_hooks.c
+ *     no PG_kmemcg: __free_pages, as free_pages does
+ *     PG_kmemcg: the debug checks' site picks the twin (charged_free_extra):
+ *     plain, or free_charged_pages_traced while an event is on
+ *     free_charged_page(page) (order 0; any order: free_charged_block)
+ *       irqs off: __memcg_kmem_uncharge_page(memcg, n)       mm/memcg/kmem_hooks.h
+ *         this CPU's stock caches memcg and holds at most 64
+ *         kernel pages after (__stock_return_kmem): the charge goes
+ *         back to it; the page to this CPU's list (free_reset,
+ *         __pcp_free_page) in the same section; done
+ *       else free_charged_page_declined: the page freed, then
  *         memcg_uncharge_kmem_counters(memcg, n)              here
- *         __res_counter_try_uncharge_two(kmem, res)           mm/memcg/res_counter.h
- *         mem_cgroup_put_many (an underflow, or OOM waiters:
- *         uncharge_kmem_counters_slow, which wakes them)
- *     __free_pages: the page's fields reset (free_prepare: PG_kmemcg and
- *     page->memcg too), the pages back to the per-CPU list or the free
- *     lists
+ *           (traced: __memcg_kmem_uncharge_page_slow records first)
+ *           __res_counter_try_uncharge_two(kmem, res)         mm/memcg/res_counter.h
+ *           mem_cgroup_put_many (an underflow, or OOM waiters:
+ *           uncharge_kmem_counters_slow, which wakes them)
  *
  * Tracepoints (kernel/trace/trace_events.h; README, "Watching the charge
- * path") sit on these steps, each a NOP while its events are off. Where a
+ * path") sit on these steps in the traced twin only, each a NOP while its
+ * events are off; the plain twin, which runs while every event is off,
+ * has none (the twins are inline bodies with a bool traced). Where a
  * path every page takes would pass several, their events share one site
  * (static_branch_unlikely_any; the recorder records each event that is
  * on, in the path's order): the stock hit's four (who pays, the stock's
