@@ -413,15 +413,18 @@ __alloc_pages_accounted(gfp_t gfp, unsigned int order, struct task *task,
 
 	how = __memcg_kmem_new_page(gfp, &handle, order, task, memcg, &flags,
 				    traced);
-	if (likely(how == MEMCG_KMEM_FROM_STOCK)) {
-		/* The common case: this CPU's stock held the charge, and
-		 * interrupts are still off. One page comes from this CPU's
-		 * list in the same section: the stock and the list are the
-		 * same kind of thing, a per-CPU cache in front of something
-		 * shared, and one section costs half of two. (Unless fault
-		 * injection is on - it fails a page after its charge, which
-		 * is __alloc_pages' to show - or memory is near the
-		 * reserve.) Anything else is __alloc_pages' as usual. */
+	if (likely(how >= MEMCG_KMEM_FROM_STOCK)) {
+		/* The common cases: this CPU's stock held the charge, or
+		 * the counters took it exactly, and interrupts are still
+		 * off. One page comes from this CPU's list in the same
+		 * section: the stock and the list are the same kind of
+		 * thing, a per-CPU cache in front of something shared, and
+		 * one section costs half of two. (Unless fault injection is
+		 * on - it fails a page after its charge, which is
+		 * __alloc_pages' to show - or memory is near the reserve.)
+		 * Anything else is __alloc_pages' as usual. */
+		bool stock = how == MEMCG_KMEM_FROM_STOCK;
+
 		page = NULL;
 		if (order == 0 && likely(!fail_page_on() &&
 					 zone_watermark_ok(gfp, 0)))
@@ -431,18 +434,27 @@ __alloc_pages_accounted(gfp_t gfp, unsigned int order, struct task *task,
 			prep_new_page(page, 0, gfp);
 		else
 			page = __alloc_pages(gfp, order);
-		/* Its four events share the one site below, passed on the
-		 * way out (kernel/trace/trace_events.h). */
 		if (unlikely(!page)) {
-			if (traced)
+			if (traced && stock)
 				trace_memcg_kmem_stock_alloc(NULL, handle,
 							     order, gfp);
+			if (traced && !stock) {
+				trace_memcg_kmem_commit(NULL, handle, order);
+				trace_mm_page_alloc(NULL, order, gfp);
+			}
 			__memcg_kmem_cancel_page(handle, order);
 			return NULL;
 		}
 		__memcg_kmem_commit_page(page, handle, order);
-		if (traced)
+		/* A stock hit's four events share the one site below, passed
+		 * on the way out (kernel/trace/trace_events.h); the
+		 * counters' charge recorded its own, and the commit and the
+		 * page share another. */
+		if (traced && stock)
 			trace_memcg_kmem_stock_alloc(page, handle, order, gfp);
+		if (traced && !stock)
+			trace_memcg_kmem_charged_alloc(page, handle, order,
+						       gfp);
 		return page;
 	}
 	if (how == MEMCG_KMEM_REFUSED)

@@ -122,6 +122,8 @@ enum memcg_kmem_charge {
 				  * if *handle is NULL */
 	MEMCG_KMEM_FROM_STOCK,   /* served by this CPU's stock: the common
 				  * case, whose events the caller records */
+	MEMCG_KMEM_CHARGED_IRQS_OFF,  /* charged to the counters, exactly,
+				       * with interrupts still off */
 };
 
 /*
@@ -149,7 +151,8 @@ enum memcg_kmem_charge {
  *
  * __memcg_kmem_new_page takes the current task, and the domain it read
  * (memcg_kmem_task_domain), from a caller that has them already
- * (alloc_pages), and on a stock hit returns with interrupts still off
+ * (alloc_pages), and on a stock hit, or an exact charge of the counters
+ * (MEMCG_KMEM_CHARGED_IRQS_OFF), returns with interrupts still off
  * (*irq_flags: what to restore): alloc_pages_accounted takes the page
  * from this CPU's list in the same section. memcg_kmem_new_page, the hook
  * as SPEC 1 names it, restores them at once. The domain was read before
@@ -197,6 +200,37 @@ __memcg_kmem_new_page(gfp_t gfp, struct mem_cgroup **handle, int order,
 	 * slow path does next), and the miss: one site for both. */
 	if (traced)
 		trace_memcg_kmem_stock_miss(gfp, order, memcg, stock);
+	/* No stock to fill (stocks off, or not for kernel charge): the
+	 * exact charge of an accounted domain, inline. It is lock-free and
+	 * calls nothing, so interrupts stay off, and the page comes from
+	 * this CPU's list in the same section, as on a stock hit
+	 * (MEMCG_KMEM_CHARGED_IRQS_OFF). A refusal turns them back on
+	 * first: it may drain and reclaim (charge_kmem_pages_refused). */
+	if (likely(memcg && memcg_kmem_is_accounted(memcg) &&
+		   !memcg_stock_takes_kmem(1u << order))) {
+		int64_t bytes = (int64_t)PAGE_SIZE << order;
+		struct res_counter *refused;
+
+		/* The references the pages will hold, first: they keep the
+		 * domain alive while the counters are charged. */
+		mem_cgroup_get_many(memcg, 1u << order);
+		refused = __res_counter_try_charge_two(&memcg->res,
+						       &memcg->kmem, bytes);
+		if (likely(!refused)) {
+			if (traced)
+				trace_res_counter_charge_two(&memcg->res,
+							     &memcg->kmem,
+							     bytes);
+			*handle = memcg;
+			*irq_flags = flags;  /* the caller restores them */
+			return MEMCG_KMEM_CHARGED_IRQS_OFF;
+		}
+		local_irq_restore(flags);
+		if (charge_kmem_pages_refused(memcg, gfp, bytes, refused))
+			return MEMCG_KMEM_REFUSED;
+		*handle = memcg;
+		return MEMCG_KMEM_CHARGED;
+	}
 	if (traced)
 		ret = __memcg_kmem_new_page_slow(gfp, order, memcg, flags);
 	else
@@ -234,7 +268,7 @@ memcg_kmem_new_page(gfp_t gfp, struct mem_cgroup **handle, int order)
 	how = __memcg_kmem_new_page(gfp, handle, order, task,
 				    memcg_kmem_task_domain(task), &flags, true);
 
-	if (how == MEMCG_KMEM_FROM_STOCK)
+	if (how >= MEMCG_KMEM_FROM_STOCK)  /* interrupts still off */
 		local_irq_restore(flags);
 	return how;
 }

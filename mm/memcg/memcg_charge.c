@@ -274,11 +274,11 @@ charge_kmem_refused(struct mem_cgroup *memcg, gfp_t gfp,
  * made again the long way (charge_kmem_refused); if that refuses too,
  * the references the caller took for the pages are dropped: the charge
  * has failed. Out of line, so that charge_kmem_pages' common case is a
- * leaf with no stack frame.
+ * leaf with no stack frame (and for the page allocator's inline exact
+ * charge, __memcg_kmem_new_page).
  */
-static __attribute__((noinline)) int
-charge_kmem_pages_refused(struct mem_cgroup *memcg, gfp_t gfp, int64_t bytes,
-			  struct res_counter *refused)
+int charge_kmem_pages_refused(struct mem_cgroup *memcg, gfp_t gfp,
+			      int64_t bytes, struct res_counter *refused)
 {
 	unsigned int nr_pages = (unsigned int)(bytes / PAGE_SIZE);
 
@@ -347,8 +347,7 @@ static __attribute__((always_inline)) inline int
 __memcg_charge_kmem_counters(struct mem_cgroup *memcg, gfp_t gfp,
 			     unsigned int nr_pages, bool traced)
 {
-	if (READ_ONCE(memcg_stock_enabled) && READ_ONCE(memcg_stock_kmem) &&
-	    nr_pages < CHARGE_BATCH)
+	if (memcg_stock_takes_kmem(nr_pages))
 		return charge_kmem_batch(memcg, gfp, nr_pages);
 	if (traced)
 		return charge_kmem_pages(memcg, gfp, nr_pages);

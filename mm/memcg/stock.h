@@ -75,6 +75,15 @@ extern bool memcg_stock_enabled;
  * host benchmark's comparison (memcg_stock_set_kmem). */
 extern bool memcg_stock_kmem;
 
+/* memcg_stock_takes_kmem - would a kernel charge of nr_pages that this
+ * CPU's stock did not serve charge a batch to fill it
+ * (memcg_charge_kmem_counters), rather than exactly nr_pages? */
+static inline bool memcg_stock_takes_kmem(unsigned int nr_pages)
+{
+	return READ_ONCE(memcg_stock_enabled) && READ_ONCE(memcg_stock_kmem) &&
+	       nr_pages < CHARGE_BATCH;
+}
+
 /* The most kernel pages a stock keeps when they come back from freed
  * pages: STOCK_KMEM_HIGH, or 0 while kernel pages are not stocked. */
 extern unsigned int stock_kmem_high;
