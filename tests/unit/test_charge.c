@@ -365,6 +365,37 @@ static void test_stock_disabled(void **state)
 	memcg_stock_set_enabled(true);
 }
 
+/* Without the stock, a domain at its kmem limit: the exact charge (made
+ * with interrupts off, inline in the page hook) stops at the limit to the
+ * page; the refusal is counted once, gives back the res charge it made,
+ * and drops the page's reference; freeing gives everything back. */
+static void test_stock_disabled_at_limit(void **state)
+{
+	struct page *p[3];
+	int refs = A->refcnt;
+
+	test_write("/cgroup/A/memory.kmem.limit_in_bytes", "8K", 0);
+	memcg_stock_set_enabled(false);
+	p[0] = alloc_pages(GFP_ACCOUNT, 0);
+	p[1] = alloc_pages(GFP_ACCOUNT, 0);
+	p[2] = alloc_pages(GFP_ACCOUNT | __GFP_NOWARN, 0);
+	assert_non_null(p[0]);
+	assert_non_null(p[1]);
+	assert_null(p[2]);
+	assert_int_equal(usage(&A->kmem), 2 * 4096);
+	assert_int_equal(usage(&A->res), 2 * 4096);
+	assert_int_equal(test_read_u64("/cgroup/A/memory.kmem.failcnt"), 1);
+	assert_int_equal(A->refcnt, refs + 2);
+	assert_check_ok();
+	free_accounted_pages(p[0], 0);
+	free_accounted_pages(p[1], 0);
+	assert_int_equal(usage(&A->kmem), 0);
+	assert_int_equal(usage(&A->res), 0);
+	assert_int_equal(A->refcnt, refs);
+	assert_check_ok();
+	memcg_stock_set_enabled(true);
+}
+
 /* The static key: on with the first kmem limit of a domain, and off only
  * when the domains that took it are gone. */
 static void test_static_key(void **state)
@@ -447,6 +478,7 @@ int main(void)
 		T(test_commit_null),
 		T(test_stock_drained_on_failure),
 		T(test_stock_disabled),
+		T(test_stock_disabled_at_limit),
 		T(test_static_key),
 		T(test_kernel_stack_stat),
 	};
