@@ -25,7 +25,13 @@
  *           taken from this CPU's list (__pcp_alloc_page,
  *           mm/pcp.h) in the same section; irqs back on
  *         a miss: the domain read again (active, or the task's)
- *         __memcg_kmem_new_page_slow[_plain]()                mm/memcg/kmem_hooks.c
+ *         no stock to fill (stocks off): the exact charge, inline
+ *           mem_cgroup_get_many(memcg, n)                     mm/memcg/memcontrol.h
+ *           __res_counter_try_charge_two(res, kmem, n)        mm/memcg/res_counter.h
+ *           irqs still off: the page from this CPU's list in
+ *           the same section, as on a hit
+ *           refused: irqs on, charge_kmem_pages_refused()     here (below)
+ *         else __memcg_kmem_new_page_slow[_plain]()           mm/memcg/kmem_hooks.c
  *           not accounted: done; else mem_cgroup_get_many(memcg, n)
  *           memcg_charge_kmem_counters[_plain](memcg, gfp, n) here
  *             stock on: charge_kmem_batch(memcg, gfp, n)      here
