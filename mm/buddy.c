@@ -730,7 +730,7 @@ void free_pages(struct page *page, unsigned int order)
  * The charged free: a checked block with PG_kmemcg is freed and its charge
  * given back, to this CPU's stock if the stock caches the block's domain
  * and has room (__memcg_kmem_uncharge_page), else to the counters
- * (memcg_kmem_uncharge_page_done). The block is freed before its charge
+ * (memcg_kmem_uncharge_page_declined). The block is freed before its charge
  * is given back: for a moment the domain pays for a page it no longer
  * has, never the reverse.
  *

@@ -15,9 +15,13 @@
  *   page = <take 2^order pages from the buddy allocator>;
  *   memcg_kmem_commit_page(page, handle, order);  // page may be NULL
  *
- * and free_accounted_pages() calls memcg_kmem_uncharge_page(page, order)
- * for a page with PG_kmemcg, before giving the pages back. The whole call
- * tree, down to the counters: mm/memcg/memcg_charge.c.
+ * and free_accounted_pages() gives a page with PG_kmemcg back with its
+ * charge: the hook memcg_kmem_uncharge_page in two halves, one inside the
+ * allocator's interrupts-off section (__memcg_kmem_uncharge_page, below)
+ * and one after (memcg_kmem_uncharge_page_declined). In the kernel the
+ * allocator does this inline, on the common path, in plain and traced
+ * twins (mm/buddy.c). The whole call tree, down to the counters:
+ * mm/memcg/memcg_charge.c.
  *
  * The handle carries the charged domain from new_page to commit_page: the
  * task may be moved to another domain in between, and the page must belong
@@ -323,16 +327,15 @@ __memcg_kmem_uncharge_page(struct mem_cgroup *memcg, unsigned int nr_pages)
 }
 
 /*
- * memcg_kmem_uncharge_page_done - after the section: a charge the stock
- * did not take goes to the counters (memcg_kmem_uncharge_page_declined,
- * for a caller that knows already). Only the traced twin (traced: see
- * mm/buddy.c, free_charged_pages) records events: the stock's return
- * (memcg_kmem_uncharge and memcg_stock_refill, one site), or the
- * uncharge and why the stock declined it, by way of
- * __memcg_kmem_uncharge_page_slow. The plain twin has no site at all.
- * PG_kmemcg and page->memcg were reset by the allocator with the rest of
- * the page's state (free_prepare): the one place they are cleared. The
- * page is free by now: page is only named (its pfn), never read.
+ * memcg_kmem_uncharge_page_declined - the other half, once the page is
+ * free: a charge the stock declined (why) goes to the counters. Only the
+ * traced twin (traced: see mm/buddy.c, free_charged_page) records the
+ * uncharge and why, by way of __memcg_kmem_uncharge_page_slow; the plain
+ * twin has no site at all (the stock's return is recorded by the traced
+ * caller: trace_memcg_kmem_stock_free). PG_kmemcg and page->memcg were
+ * reset by the allocator with the rest of the page's state
+ * (free_reset): the one place they are cleared. The page is free by now:
+ * page is only named (its pfn), never read.
  */
 static __attribute__((always_inline)) inline void
 memcg_kmem_uncharge_page_declined(struct page *page, struct mem_cgroup *memcg,
@@ -343,18 +346,6 @@ memcg_kmem_uncharge_page_declined(struct page *page, struct mem_cgroup *memcg,
 		__memcg_kmem_uncharge_page_slow(memcg, 1u << order, page, why);
 	else
 		memcg_uncharge_kmem_counters(memcg, 1u << order);
-}
-
-static __attribute__((always_inline)) inline void
-memcg_kmem_uncharge_page_done(struct page *page, struct mem_cgroup *memcg,
-			      int order, enum stock_return ret, bool traced)
-{
-	if (likely(ret == STOCK_RETURNED)) {
-		if (traced)
-			trace_memcg_kmem_stock_free(page, memcg, order);
-		return;
-	}
-	memcg_kmem_uncharge_page_declined(page, memcg, order, ret, traced);
 }
 
 #endif
