@@ -95,15 +95,31 @@ static void ktest_static_key_sites(struct ktest *t)
 			break;
 		}
 	}
+	/* A site is a jump iff some key of it is on: its own key, or
+	 * another key of a shared site (static_branch_unlikely_any,
+	 * static_branch_choose - tracepoints_on_key shares the kmem key's
+	 * site and the debug checks'). */
 	for (struct static_key *const *k = __start_static_keys;
 	     k < __stop_static_keys; k++) {
-		bool on = static_key_count(*k) > 0;
-
 		listed++;
-		if (!sites_are(*k, on)) {
-			printk("# key %s count=%d: a site disagrees\n", (*k)->name,
-			       static_key_count(*k));
-			KTEST_EXPECT(t, false, "sites are jmp iff count > 0");
+		for (unsigned int i = 0; i < (*k)->nr_entries; i++) {
+			const struct jump_entry *e = &(*k)->entries[i];
+			bool on = false;
+
+			for (struct jump_entry *f = __start___jump_table;
+			     f < __stop___jump_table; f++)
+				if (jump_entry_code(f) == jump_entry_code(e) &&
+				    static_key_count(jump_entry_key(f)) > 0)
+					on = true;
+			if (jump_site_state(e) !=
+			    (on ? JUMP_SITE_JMP : JUMP_SITE_NOP)) {
+				printk("# key %s count=%d: site %#lx "
+				       "disagrees\n", (*k)->name,
+				       static_key_count(*k),
+				       (unsigned long)jump_entry_code(e));
+				KTEST_EXPECT(t, false, "a site is jmp iff one "
+					     "of its keys is on");
+			}
 		}
 	}
 	KTEST_EXPECT(t, listed >= 3, "memcg, debug and test keys registered");
