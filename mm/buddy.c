@@ -657,15 +657,22 @@ static inline void free_page_is_descriptor(const char *who, struct page *page,
 		bad_free(who, page, order);  /* not a page descriptor */
 }
 
-/* free_page_flags_check - the rest, once the descriptor is known good:
- * of the flags under mask, exactly PG_head (and PG_kmemcg, if mask leaves
- * it out because the caller has tested it already), and the block's
- * order. */
-static inline void free_page_flags_check(const char *who, struct page *page,
-					 unsigned int order, uint32_t mask)
+/* free_page_flags_bad - the rest, once the descriptor is known good:
+ * panic unless, of the flags under mask, exactly PG_head is set (and
+ * PG_kmemcg, if mask leaves it out because the caller has tested it
+ * already), and the block has this order. free_page_flags_check: that,
+ * and the debug checks if they are on. */
+static inline void free_page_flags_bad(const char *who, struct page *page,
+				       unsigned int order, uint32_t mask)
 {
 	if (unlikely((page->flags & mask) != PG_head || page->order != order))
 		bad_free(who, page, order);
+}
+
+static inline void free_page_flags_check(const char *who, struct page *page,
+					 unsigned int order, uint32_t mask)
+{
+	free_page_flags_bad(who, page, order, mask);
 	/* More checks, when /proc/sys/debug_check_on_free is 1. */
 	if (debug_check_on_free())
 		debug_check_free_block(who, page, order);
@@ -869,10 +876,9 @@ void free_accounted_pages(struct page *page, unsigned int order)
 	 * common case while few domains have a kmem limit) falls through;
 	 * a charged one pays one jump more. */
 	if (unlikely(page->flags & PG_kmemcg)) {
-		if (unlikely((page->flags & (PAGE_FLAGS_CHECK & ~PG_kmemcg)) !=
-				     PG_head ||
-			     page->order != order))
-			bad_free("free_accounted_pages", page, order);
+		/* The debug checks are the traced twin's (below). */
+		free_page_flags_bad("free_accounted_pages", page, order,
+				    PAGE_FLAGS_CHECK & ~PG_kmemcg);
 		/* The twin: inline for one page, the common case, in
 		 * this function's frame; else a tail call. */
 		if (charged_free_extra())

@@ -69,9 +69,8 @@ struct mem_cgroup *memcg_kmem_current_domain(gfp_t gfp)
 	return memcg;
 }
 
-static __attribute__((always_inline)) inline int
-new_page_slow(gfp_t gfp, int order, struct mem_cgroup *memcg,
-	      unsigned long flags, bool traced)
+int __memcg_kmem_new_page_slow(gfp_t gfp, int order, struct mem_cgroup *memcg,
+			       unsigned long flags)
 {
 	unsigned int nr_pages = 1u << order;
 
@@ -87,22 +86,7 @@ new_page_slow(gfp_t gfp, int order, struct mem_cgroup *memcg,
 	local_irq_restore(flags);
 	/* 0, or -ENOMEM (over a limit: the allocation fails; the
 	 * references are dropped). */
-	if (traced)
-		return memcg_charge_kmem_counters(memcg, gfp, nr_pages);
-	return memcg_charge_kmem_counters_plain(memcg, gfp, nr_pages);
-}
-
-int __memcg_kmem_new_page_slow(gfp_t gfp, int order, struct mem_cgroup *memcg,
-			       unsigned long flags)
-{
-	return new_page_slow(gfp, order, memcg, flags, true);
-}
-
-int __memcg_kmem_new_page_slow_plain(gfp_t gfp, int order,
-				     struct mem_cgroup *memcg,
-				     unsigned long flags)
-{
-	return new_page_slow(gfp, order, memcg, flags, false);
+	return memcg_charge_kmem_counters(memcg, gfp, nr_pages);
 }
 
 void memcg_kmem_page_no_domain(struct page *page)

@@ -83,11 +83,6 @@ struct mem_cgroup *memcg_kmem_current_domain(gfp_t gfp);
  * if memcg is not accounted, -ENOMEM if refused. */
 int __memcg_kmem_new_page_slow(gfp_t gfp, int order, struct mem_cgroup *memcg,
 			       unsigned long flags);
-/* __memcg_kmem_new_page_slow_plain - its plain twin, for the plain twin of
- * the charge path (mm/buddy.c): no tracepoint site on the exact charge. */
-int __memcg_kmem_new_page_slow_plain(gfp_t gfp, int order,
-				     struct mem_cgroup *memcg,
-				     unsigned long flags);
 void __memcg_kmem_cancel_page(struct mem_cgroup *handle, int order);
 
 /*
@@ -105,18 +100,6 @@ static inline struct mem_cgroup *memcg_kmem_task_domain(struct task *task)
 	if (!memcg)
 		memcg = READ_ONCE(task->memcg);
 	return memcg;
-}
-
-/* memcg_kmem_skip_root - is task's charge the root's, that is nobody's? */
-static inline bool memcg_kmem_skip_root(struct task *task)
-{
-#ifdef TALLY_HOST
-	/* The kernel has a current task from the first allocation that
-	 * can see the key on; host tests often run without one. */
-	if (!task)
-		return true;
-#endif
-	return memcg_kmem_task_domain(task) == root_mem_cgroup;
 }
 
 /* What memcg_kmem_new_page did. */
@@ -235,11 +218,10 @@ __memcg_kmem_new_page(gfp_t gfp, struct mem_cgroup **handle, int order,
 		*handle = memcg;
 		return MEMCG_KMEM_CHARGED;
 	}
-	if (traced)
-		ret = __memcg_kmem_new_page_slow(gfp, order, memcg, flags);
-	else
-		ret = __memcg_kmem_new_page_slow_plain(gfp, order, memcg,
-						       flags);
+	/* A batch for the stock (once per CHARGE_BATCH pages), or a domain
+	 * nobody charges: the slow path, out of line, with its own
+	 * tracepoint sites. */
+	ret = __memcg_kmem_new_page_slow(gfp, order, memcg, flags);
 	if (ret < 0)
 		return MEMCG_KMEM_REFUSED;
 	if (ret == 0)

@@ -31,15 +31,15 @@
  *           irqs still off: the page from this CPU's list in
  *           the same section, as on a hit
  *           refused: irqs on, charge_kmem_pages_refused()     here (below)
- *         else __memcg_kmem_new_page_slow[_plain]()           mm/memcg/kmem_hooks.c
+ *         else __memcg_kmem_new_page_slow()                   mm/memcg/kmem_hooks.c
  *           not accounted: done; else mem_cgroup_get_many(memcg, n)
- *           memcg_charge_kmem_counters[_plain](memcg, gfp, n) here
+ *           memcg_charge_kmem_counters(memcg, gfp, n)         here
  *             stock on: charge_kmem_batch(memcg, gfp, n)      here
  *               res_counter_charge_two(res, kmem, 32 pages)   mm/memcg/res_counter.h
  *               mem_cgroup_get_many(memcg, 32 - n)            mm/memcg/memcontrol.h
  *               refill_stock(memcg, 32 - n, kmem)             mm/memcg/stock.c
  *               (the batch does not fit: charge_kmem_pages)
- *             else __charge_kmem_pages(memcg, gfp, n)         here
+ *             else charge_kmem_pages(memcg, gfp, n)           here
  *               __res_counter_try_charge_two(res, kmem, n)    mm/memcg/res_counter.h
  *               refused: charge_kmem_pages_refused()          here
  *                 res_counter_charge_two_refused: roll back   mm/memcg/res_counter.c
@@ -298,15 +298,16 @@ int charge_kmem_pages_refused(struct mem_cgroup *memcg, gfp_t gfp,
 
 /*
  * charge_kmem_pages - exactly nr_pages to res and kmem, in one quiet
- * charge of the counters: the common case with no stock, or a batch that
- * did not fit. If a counter refuses, charge_kmem_pages_refused (handed
- * the bytes, not the pages: one value fewer to keep in a register).
- * traced: the levels of both chains are recorded (one site for both),
- * in the traced twin of the charge path only (mm/buddy.c).
+ * charge of the counters, the levels of both chains recorded (one site
+ * for both): a charge with no stock to fill from outside the page
+ * allocator (memcg_charge_kmem, the slab's), or a batch that did not
+ * fit. (The page allocator's exact charge is inline in
+ * __memcg_kmem_new_page.) If a counter refuses, charge_kmem_pages_refused
+ * (handed the bytes, not the pages: one value fewer to keep in a
+ * register).
  */
-static __attribute__((always_inline)) inline int
-__charge_kmem_pages(struct mem_cgroup *memcg, gfp_t gfp, unsigned int nr_pages,
-		    bool traced)
+static __attribute__((noinline)) int
+charge_kmem_pages(struct mem_cgroup *memcg, gfp_t gfp, unsigned int nr_pages)
 {
 	int64_t bytes = (int64_t)nr_pages * PAGE_SIZE;
 	struct res_counter *refused;
@@ -314,18 +315,10 @@ __charge_kmem_pages(struct mem_cgroup *memcg, gfp_t gfp, unsigned int nr_pages,
 	refused = __res_counter_try_charge_two(&memcg->res, &memcg->kmem,
 					       bytes);
 	if (likely(!refused)) {
-		if (traced)
-			trace_res_counter_charge_two(&memcg->res,
-						     &memcg->kmem, bytes);
+		trace_res_counter_charge_two(&memcg->res, &memcg->kmem, bytes);
 		return 0;
 	}
 	return charge_kmem_pages_refused(memcg, gfp, bytes, refused);
-}
-
-static __attribute__((noinline)) int
-charge_kmem_pages(struct mem_cgroup *memcg, gfp_t gfp, unsigned int nr_pages)
-{
-	return __charge_kmem_pages(memcg, gfp, nr_pages, true);
 }
 
 /*
@@ -344,32 +337,14 @@ charge_kmem_batch(struct mem_cgroup *memcg, gfp_t gfp, unsigned int nr_pages)
 	return 0;
 }
 
-/* memcg_charge_kmem_counters, memcg_charge_kmem_counters_plain - a batch,
- * if the stock is on and takes kernel charge; else exactly nr_pages. The
- * plain twin records nothing on the exact path, and has it inline: a
- * leaf with no stack frame. (The batch path, once per CHARGE_BATCH
- * pages, keeps its sites in both.) */
-static __attribute__((always_inline)) inline int
-__memcg_charge_kmem_counters(struct mem_cgroup *memcg, gfp_t gfp,
-			     unsigned int nr_pages, bool traced)
-{
-	if (memcg_stock_takes_kmem(nr_pages))
-		return charge_kmem_batch(memcg, gfp, nr_pages);
-	if (traced)
-		return charge_kmem_pages(memcg, gfp, nr_pages);
-	return __charge_kmem_pages(memcg, gfp, nr_pages, false);
-}
-
 int memcg_charge_kmem_counters(struct mem_cgroup *memcg, gfp_t gfp,
 			       unsigned int nr_pages)
 {
-	return __memcg_charge_kmem_counters(memcg, gfp, nr_pages, true);
-}
-
-int memcg_charge_kmem_counters_plain(struct mem_cgroup *memcg, gfp_t gfp,
-				     unsigned int nr_pages)
-{
-	return __memcg_charge_kmem_counters(memcg, gfp, nr_pages, false);
+	/* A batch, if the stock is on and takes kernel charge; else
+	 * exactly nr_pages. */
+	if (memcg_stock_takes_kmem(nr_pages))
+		return charge_kmem_batch(memcg, gfp, nr_pages);
+	return charge_kmem_pages(memcg, gfp, nr_pages);
 }
 
 int memcg_charge_kmem(struct mem_cgroup *memcg, gfp_t gfp,

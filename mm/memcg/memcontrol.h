@@ -417,13 +417,9 @@ int memcg_charge_kmem(struct mem_cgroup *memcg, gfp_t gfp,
  * exactly nr_pages (res first; if kmem refuses, res is given back). The
  * caller has taken the nr_pages references the pages will hold (and they
  * keep memcg alive meanwhile); on failure they are dropped here.
- * memcg_charge_kmem_counters_plain is the plain twin, for the charge
- * path's plain twin (mm/buddy.c): it records nothing on the exact path.
  */
 int memcg_charge_kmem_counters(struct mem_cgroup *memcg, gfp_t gfp,
 			       unsigned int nr_pages);
-int memcg_charge_kmem_counters_plain(struct mem_cgroup *memcg, gfp_t gfp,
-				     unsigned int nr_pages);
 
 /*
  * charge_kmem_pages_refused - a counter refused an exact charge of both

@@ -189,9 +189,10 @@ __res_counter_try_uncharge_chain(struct res_counter *counter,
  * counter that refuses and return it, with the counters before it still
  * charged - the caller must then call res_counter_charge_two_refused,
  * which traces and gives those back. No call in it, and no tracepoint
- * (the caller records the levels: res_counter_charge_two, and the traced
- * twin of charge_kmem_pages): the caller's common case can be a leaf,
- * with no stack frame.
+ * (the caller records the levels: res_counter_charge_two,
+ * charge_kmem_pages, and the traced twin of the page allocator's exact
+ * charge, __memcg_kmem_new_page): the caller's common case can be a
+ * leaf, with no stack frame.
  */
 static __attribute__((always_inline)) inline struct res_counter *
 __res_counter_try_charge_two(struct res_counter *first,
