@@ -210,9 +210,9 @@ $(BUILD)/tally.iso: $(BUILD)/tally.elf boot/grub.cfg
 	grub-mkrescue -o $@ $(BUILD)/isodir 2> $(BUILD)/grub-mkrescue.log || \
 		{ cat $(BUILD)/grub-mkrescue.log; exit 1; }
 
-# The fork-bomb demonstration (SPEC 8): boot script "demo" (kernel/shell/script.c),
+# The fork-bomb demonstration (docs/design.md): boot script "demo" (kernel/shell/script.c),
 # then the prompt.
-# `poweroff` exits QEMU with status 1 (isa-debug-exit, SPEC 3): a success.
+# `poweroff` exits QEMU with status 1 (isa-debug-exit, docs/interface.md): a success.
 run: $(ELF)
 	$(call need,qemu-system-x86_64)
 	$(QEMU) -display none -serial mon:stdio -kernel $(ELF) -append "script=demo" || \
@@ -227,7 +227,7 @@ run-iso: $(BUILD)/tally.iso
 
 # make gdb: QEMU starts the kernel stopped (-S) and waits for gdb on
 # GDBPORT; .gdbinit loads the symbols and connects. Breakpoints in the
-# kernel must be hbreak at first (README, "Debugging").
+# kernel must be hbreak at first (docs/reliability.md, "Debugging").
 GDBPORT ?= 1234
 # (\$$: the line is echoed inside double quotes.)
 GDB_CMD := gdb $(if $(filter 1234,$(GDBPORT)),,-ex 'set \$$tally_gdb_port=$(GDBPORT)' )-x .gdbinit

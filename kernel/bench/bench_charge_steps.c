@@ -2,12 +2,13 @@
 /*
  * kernel/bench/bench_charge_steps.c - the charge path's steps, each timed
  * alone (one charge and its uncharge per operation), for the cost of each
- * step in the README's walk of the charge path (mm/memcg/memcg_charge.c
- * draws the call tree). Under icount the figures are instructions:
+ * step in the walk of the charge path (docs/charge-path.md;
+ * mm/memcg/memcg_charge.c draws the call tree). Under icount the figures
+ * are instructions:
  *
  *   bench charge_steps step=NAME median_cycles=N ...
  *
- * "step=NAME" stands where a parser of SPEC 9 lines expects median_cycles,
+ * "step=NAME" stands where a parser of bench lines expects median_cycles,
  * so these lines are never mistaken for a page benchmark. The steps:
  *
  *   stock_hit     memcg_charge_kmem from the stock + memcg_uncharge_kmem

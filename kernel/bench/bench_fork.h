@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * kernel/bench/bench_fork.h - the cost of fork + exit + reap (SPEC 9
+ * kernel/bench/bench_fork.h - the cost of fork + exit + reap (docs/benchmarks.md;
  * fork_exit and fork_exit_accounted).
  */
 #ifndef KERNEL_BENCH_FORK_H

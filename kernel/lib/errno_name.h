@@ -4,7 +4,7 @@
  *
  * The shell reports a failed command as "error: ENAME: explanation"; this
  * is where -EBUSY becomes "EBUSY". Only the names the shell protocol allows
- * (SPEC 7.2) are known: EINVAL, EBUSY, ENOENT, EEXIST, ENOMEM, ENOTDIR,
+ * (docs/interface.md) are known: EINVAL, EBUSY, ENOENT, EEXIST, ENOMEM, ENOTDIR,
  * EISDIR, EPERM, ESRCH, ENOSPC, E2BIG.
  */
 #ifndef KERNEL_ERRNO_NAME_H

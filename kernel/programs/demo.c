@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * kernel/programs/demo.c - the `demo` command behind the fork-bomb demonstration
- * (SPEC 8, boot script `demo` in kernel/shell/script.c):
+ * (docs/design.md; boot script `demo` in kernel/shell/script.c):
  *
  *   demo start DOMAIN      start a worker in DOMAIN; measure its rate
  *                          (units of work per second, with the other
@@ -15,7 +15,7 @@
  *                          rmdir it, wait for it to be freed; compare
  *                          MemFree with the "before" figure
  *
- * The worker, three ways (README "What the figures mean"):
+ * The worker, three ways (docs/design.md, "The demonstration's figures"):
  *
  *   rate   its units of work per second, as a percentage of its rate
  *          before the bomb, by the TSC - the host's clock under TCG, so a
@@ -135,7 +135,7 @@ static uint64_t worker_work(void)
  * fair_share - the worker's fair share of total CPU time on its CPU, when
  * the other two domains there used a and b of it (the system tasks, which
  * the scheduler treats as one domain, and the other user domains - in the
- * demo, the bomb). Max-min fairness, as the scheduler's rule is (SPEC 6:
+ * demo, the bomb). Max-min fairness, as the scheduler's rule is (docs/design.md:
  * a CPU's time equally among the domains that want it): each of the three
  * is owed an equal part; what a domain does not use goes to the others.
  * The worker always wants the CPU, so it is owed total - a - b if both

@@ -6,7 +6,7 @@
  * A script is what a user would type: running it prints each line after
  * a prompt and executes it, so a transcript of a boot script reads like a
  * session at the keyboard. `script=demo` on the kernel command line runs
- * the fork-bomb demonstration (README "What you see").
+ * the fork-bomb demonstration (README.md, "What you see").
  */
 #include "kernel/shell/script.h"
 
@@ -19,7 +19,7 @@
 #include "kernel/shell/shell.h"
 #include "mm/slab.h"
 
-/* The fork-bomb demonstration (SPEC 8): a bomb under an 8M kmem limit next
+/* The fork-bomb demonstration (docs/design.md): a bomb under an 8M kmem limit next
  * to a worker; `demo` (kernel/programs/demo.c) prints the status lines and checks
  * the recovery. While the bomb is at its limit, a fork in another domain
  * still works (`run ... worker 1`: one unit of work, then it exits). */
@@ -54,7 +54,7 @@ static const char *const demo_unlimited_lines[] = {
 	NULL,
 };
 
-/* Watching the charge path (README "Watching the charge path"): every
+/* Watching the charge path (docs/tracing.md): every
  * event on (kernel/trace/), then one fork into a domain with a 32K kmem
  * limit - a 16K stack and the task's slab page fit - and its trace; then a
  * second fork, which the kmem counter refuses, and its trace. */

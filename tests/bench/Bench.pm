@@ -3,7 +3,7 @@ package Bench;
 
 # tests/bench/Bench.pm - what `make bench` (tests/bench/collect.pl) and
 # tests/qemu/bench.t share: the yardstick, and the parser of the lines
-# that `bench` prints (SPEC 9).
+# that `bench` prints (docs/interface.md, "Bench lines").
 #
 # The yardstick. Inside the guest every benchmark reads the TSC. Under
 # KVM on hardware virtualisation (vmx or svm) the TSC counts cycles. Under
@@ -92,7 +92,7 @@ sub parse_line {
 		 cpus => $f{cpus}, extra => \@extra };
 }
 
-# spec9_ok($line) - whether a line is exactly a SPEC 9 result line:
+# spec9_ok($line) - whether a line is exactly a bench result line:
 # "bench NAME median_cycles=N p99_cycles=N ops=N", then any KEY=VALUE.
 sub spec9_ok {
 	my ($l) = @_;

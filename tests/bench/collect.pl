@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # tests/bench/collect.pl OUTDIR - boot the builds, run `bench`, print the
 # tables, and write OUTDIR/results.csv, OUTDIR/table.md and OUTDIR/smp.md
-# (the tables in Markdown, for the README), OUTDIR/pages.png and
+# (the tables in Markdown, for docs/benchmarks.md), OUTDIR/pages.png and
 # OUTDIR/smp.png.
 #
 # The yardstick (tests/bench/Bench.pm): with KVM on hardware
@@ -16,8 +16,8 @@
 #   nokmem  build/tally-nokmem.elf (make KMEM=0), the same: the
 #           denominators of the ratios
 #   notrace build/tally-notrace.elf (make TRACE=0): the page benchmarks,
-#           for the cost of the tracepoints compiled in but off (issue
-#           22: within 1%)
+#           for the cost of the tracepoints compiled in but off (the
+#           target: within 1%)
 #   smp     build/tally.elf on BENCH_SMP_CPUS CPUs (default 8), without
 #           icount (it would run the vCPUs one at a time): `bench
 #           charge_smp_*`, whose curve is K = 1 .. all CPUs
@@ -26,11 +26,11 @@
 #   linux   tests/bench/linux/run: Debian's Linux on the icount yardstick,
 #           the same page operations timed in a module, for the Linux
 #           column (BENCH_LINUX=0 skips it; without a Debian kernel,
-#           headers and busybox the column quotes issue 20's figures)
+#           headers and busybox the column quotes figures measured by hand)
 #
 # results.csv has one row per figure:
 #   build,machine,line,name,cpus,node,median_cycles,p99_cycles,ops,unit,accel,fields
-# line: "bench" (a SPEC 9 line), "curve" (a "# NAME cpus=K" line: median
+# line: "bench" (a result line, docs/interface.md), "curve" (a "# NAME cpus=K" line: median
 # only) or "node" (a per-node line); cpus: the CPUs taking part ("" for a
 # 1-CPU benchmark); node: the node whose CPUs ran; unit: what the TSC
 # counted ("instructions", "cycles", or "tcg_tsc", the host's clock as TCG
@@ -38,7 +38,7 @@
 # carried (transfers_per_1k=N, ...), space-separated.
 #
 # BENCH_REPLAY=CSV prints the tables and draws the plots of an earlier
-# run's results.csv without booting anything (to refresh the README).
+# run's results.csv without booting anything (to refresh docs/benchmarks.md).
 use strict;
 use warnings;
 use FindBin;
@@ -254,7 +254,7 @@ close $csv;
 
 # --- the 1-CPU table ----------------------------------------------------------
 # Linux 6.1's figures: measured above if tests/bench/linux/run could run;
-# otherwise as issue 20's author measured them the same way (Debian's 6.1
+# otherwise as they were measured by hand the same way (Debian's 6.1
 # kernel, init_on_alloc=0, QEMU TCG -icount shift=0,sleep=off, 1 CPU),
 # quoted. Keys as in @table below; Linux's raw figures (GFP_KERNEL) stand
 # beside the KMEM=0 rows.
@@ -274,12 +274,12 @@ if (!$linux_quoted) {
 	$LINUX{'stack_order2_accounted (KMEM=0)'} = $linux_fig{stack_order2};
 	delete $LINUX{$_} for grep { !defined $LINUX{$_} } keys %LINUX;
 }
-$linux_source //= "quoted from issue 20: measured by its author on Debian's 6.1 "
+$linux_source //= "quoted: measured by hand on Debian's 6.1 "
 	. 'the same way (tests/bench/linux/run could not run here)';
 
 # Each row: [the figure's build, its name, what it is, the raw figure it is
-# divided by (from the KMEM=0 build), issue 20's target for the ratio].
-# The raw figures are rows of their own, as in the issue.
+# divided by (from the KMEM=0 build), the target for the ratio].
+# The raw figures are rows of their own.
 my @ROWS = (
 	['nokmem', 'page_order0', 'order-0 alloc+free, compiled out', 'page_order0'],
 	['kmem', 'page_order0', 'static key off', 'page_order0', 1.01],
@@ -311,7 +311,7 @@ print wrap("Linux 6.1: Debian's kernel with init_on_alloc=0, its page allocator 
 	   . 'accounting out).'), "\n\n";
 
 my @hdr = ('name', 'what', $unit, 'p99', 'ratio', 'Linux 6.1', 'ratio',
-	   'issue 20 target');
+	   'target');
 my @table;
 for my $row (@ROWS) {
 	my ($b, $n, $what, $raw, $target) = @$row;
@@ -342,7 +342,7 @@ my $fmt = join(' ', map { $_ < 2 || $_ == $#hdr ? "%-$w[$_]s" : "%$w[$_]s" } 0 .
 print $line;
 for (@table) { ($line = sprintf $fmt, @$_) =~ s/ +$//; print $line }
 
-# The same in Markdown, for the README.
+# The same in Markdown, for docs/benchmarks.md.
 open my $md, '>', "$out/table.md" or die "$out/table.md: $!\n";
 print $md "| name | case | tally, $unit | ratio | Linux 6.1 | ratio |\n";
 print $md "|---|---|---:|---:|---:|---:|\n";
@@ -353,13 +353,13 @@ close $md;
 # --- tracepoints compiled in, but off --------------------------------------------
 # Each page benchmark of the kmem build against the same build with the
 # tracepoints compiled out (TRACE=0): what the NOPs of the sites cost
-# while no event is on. Issue 22: within 1%.
+# while no event is on. The target: within 1%.
 my @trace_rows = grep { defined fig('kmem', $_) && defined fig('notrace', $_) } @PAGES;
 if (@trace_rows) {
 	print "
 tracepoints compiled in but off, against TRACE=0 ($unit per operation)
 ";
-	printf "%-24s %9s %9s %8s  %s\n", 'name', 'TRACE=0', 'traced', 'cost', 'issue 22 target';
+	printf "%-24s %9s %9s %8s  %s\n", 'name', 'TRACE=0', 'traced', 'cost', 'target';
 	open my $tmd, '>', "$out/trace.md" or die "$out/trace.md: $!\n";
 	print $tmd "| name | TRACE=0 | tracepoints in, off | cost |\n|---|---:|---:|---:|\n";
 	for my $n (@trace_rows) {
@@ -424,7 +424,7 @@ for my $m (qw(smp numa2)) {
 		}
 	}
 }
-# The same in Markdown, for the README: K = 1, 2, 3, 4, 8 (those run).
+# The same in Markdown, for docs/benchmarks.md: K = 1, 2, 3, 4, 8 (those run).
 open $md, '>', "$out/smp.md" or die "$out/smp.md: $!\n";
 my @mk = grep { my $k = $_; grep { $curve{$_} && grep { $_->{$k} } values %{$curve{$_}} } qw(smp numa2) }
 	1, 2, 3, 4, 8;
@@ -515,7 +515,7 @@ my $pages_title = $unit eq 'instructions'
 	? 'Page allocation, alloc+free of one block: instructions (QEMU TCG -icount shift=0, 1 CPU)'
 	: "Page allocation, alloc+free of one block: $unit (1 CPU)";
 my $linux_plot = $unit eq 'instructions'
-	? ", '' using 5 title 'Linux 6.1" . ($linux_quoted ? ' (issue 20, quoted)' : '')
+	? ", '' using 5 title 'Linux 6.1" . ($linux_quoted ? ' (quoted)' : '')
 	  . "' lc rgb '#999999'" : '';
 
 open my $gp, '|-', 'gnuplot' or die "gnuplot: $!\n";

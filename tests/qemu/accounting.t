@@ -1,7 +1,7 @@
 #!/usr/bin/perl
 # SPDX-License-Identifier: MIT
 # tests/qemu/accounting.t - kernel-memory accounting seen from the shell
-# (SPEC 1, 5): a fork bomb under a 256K kmem limit stops at 15 tasks with
+# (docs/design.md): a fork bomb under a 256K kmem limit stops at 15 tasks with
 # ENOMEM, kmem usage exactly 262144 (15 stacks and the 4 slab pages of
 # their task structs), kmem.failcnt counting and the user failcnt 0
 # (configuration 2); with kmem 64M and a user limit of 200K the user

@@ -1,6 +1,6 @@
 #!/usr/bin/perl
 # SPDX-License-Identifier: MIT
-# tests/qemu/badinput.t - SPEC 7.2: bad input at the shell gets its one line
+# tests/qemu/badinput.t - bad input at the shell gets its one line
 # `error: ENAME: explanation` and changes nothing. Every command with
 # missing, extra and malformed arguments; paths that are files, files that
 # are directories, paths that do not exist; every control file with values

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # tests/qemu/bench.t - the yardstick of `make bench` holds: tally on 1 CPU
 # under TCG with -icount shift=0,sleep=off (the guest TSC counts
-# instructions) runs `bench page_order0` twice, and both lines are SPEC 9
+# instructions) runs `bench page_order0` twice, and both lines are bench result
 # lines whose median figures are identical and not zero. A determinism
 # check, not a timing one: no figure is compared with a bound.
 # `bench fork_exit_accounted` prints its line and leaves `check` ok; and
@@ -19,7 +19,7 @@ use Bench;
 # The parser, on lines as the SMP benchmarks print them.
 my $p = Bench::parse_line('bench charge_smp_stock median_cycles=70 p99_cycles=71 ops=9 transfers_per_1k=3');
 is_deeply([$p->{kind}, $p->{median}, $p->{extra}], ['bench', 70, [['transfers_per_1k', 3]]],
-	  'parser: a SPEC 9 line and its extra field');
+	  'parser: a result line and its extra field');
 $p = Bench::parse_line('# charge_smp_stock cpus=4 median_cycles=80 transfers_per_1k=5');
 is_deeply([$p->{kind}, $p->{cpus}, $p->{extra}], ['curve', 4, [['transfers_per_1k', 5]]],
 	  'parser: a curve line');
@@ -35,7 +35,7 @@ for my $run (1, 2) {
 	my @out = $t->cmd('bench page_order0', 120);
 	is(scalar @out, 1, "run $run: one line of output") or diag(join "\n", @out);
 	my $line = $out[0] // '';
-	ok(Bench::spec9_ok($line), "run $run: a SPEC 9 line: $line");
+	ok(Bench::spec9_ok($line), "run $run: a result line: $line");
 	my $r = Bench::parse_line($line);
 	push @median, $r ? $r->{median} : undef;
 	ok($r && $r->{median} > 0 && $r->{ops} > 0, "run $run: median and ops not zero");

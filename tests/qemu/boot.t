@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: MIT
 # tests/qemu/boot.t - the boot matrix: -kernel on 1, 2 and 4 CPUs, and the
 # ISO under SeaBIOS and OVMF. Each boot must print the banner
-# "tally VERSION cpus=N mem=MMiB" (SPEC 7.1) with N = -smp and MMiB
+# "tally VERSION cpus=N mem=MMiB" (docs/interface.md) with N = -smp and MMiB
 # plausible for -m, reach the prompt, and power off with QEMU exit status 1
-# (SPEC 3). The time from start to prompt is printed, not asserted.
+# (docs/interface.md). The time from start to prompt is printed, not asserted.
 use strict;
 use warnings;
 use FindBin;

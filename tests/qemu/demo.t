@@ -1,6 +1,6 @@
 #!/usr/bin/perl
 # SPDX-License-Identifier: MIT
-# tests/qemu/demo.t - the fork-bomb demonstration (SPEC 8), booted as
+# tests/qemu/demo.t - the fork-bomb demonstration (docs/design.md), booted as
 # `make run` boots it (script=demo), and its expected results checked from
 # the transcript: bomb kmem usage never above its limit, forks refused
 # (kmem.failcnt counting), no OOM kill, the worker getting at least 90% of
@@ -9,7 +9,7 @@
 # giving back the memory (MemFree within 64 pages of its value before the
 # bomb) and nr_dying_descendants 0, and check: ok.
 #
-# What the figures mean (kernel/programs/demo.c, README "What the figures mean"):
+# What the figures mean (kernel/programs/demo.c, docs/design.md, "The demonstration's figures"):
 # share is the worker's CPU time against what a fair scheduler owes it on
 # its CPU, both by the scheduler's own clock, so a loaded host does not
 # move it; shell is the longest the shell waited for the CPU after being
@@ -88,7 +88,7 @@ for (1 .. 10) {
 }
 # Reported, not asserted: the round trip is timed by the host's clock,
 # which also counts the time a loaded host leaves QEMU unscheduled; the
-# assertion of SPEC 8's 100 ms is the in-guest `shell=` figure above.
+# assertion of the demonstration's 100 ms is the in-guest `shell=` figure above.
 ok($slowest < 99, 'the shell answers every command during a bomb');
 note(sprintf('slowest round trip during the bomb: %.0f ms (host clock)', 1000 * $slowest));
 $t->cmd('echo 1 > /cgroup/b2/cgroup.kill');

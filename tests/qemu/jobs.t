@@ -1,10 +1,10 @@
 #!/usr/bin/perl
 # SPDX-License-Identifier: MIT
-# tests/qemu/jobs.t - issue 21, where users tread: the shell's jobs (SPEC
-# 7.2: a task started with `run` is reaped by the shell when it ends, with
+# tests/qemu/jobs.t - where users tread: the shell's jobs (docs/interface.md:
+# a task started with `run` is reaped by the shell when it ends, with
 # "[pid N exited]" or "[pid N killed]" before a prompt, and its removed
 # domain is freed without `wait`), the OOM killer choosing tasks that hold
-# no user memory yet (SPEC 5.5, memory.oom_control's oom_kill), lines the
+# no user memory yet (docs/design.md, memory.oom_control's oom_kill), lines the
 # kernel prints on its own while the shell waits for input (each followed
 # by a prompt and the partly typed line), kill's ESRCH and ps's columns.
 use strict;
@@ -156,7 +156,7 @@ sub ps_pid {
 	my $q = $t->run_pid('/cgroup spin');
 	my @ps = $t->cmd('ps');
 	my $head = shift @ps;
-	like($head, qr/^PID\s+DOMAIN\s+CPU\s+STATE\s+PROG\s+WORK$/, 'ps header: SPEC 7.3 columns');
+	like($head, qr/^PID\s+DOMAIN\s+CPU\s+STATE\s+PROG\s+WORK$/, 'ps header: its six columns');
 	my @starts;
 	for my $line ($head, @ps) {
 		my @s;

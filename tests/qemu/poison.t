@@ -8,7 +8,7 @@
 #    `poisontest`.
 #  - Under the real workload it stays quiet: fork bombs on every CPU ended
 #    by cgroup.kill, cycle after cycle (tasks killed at birth, reaped and
-#    freed while their parents fork: issue 21's use after free in fork),
+#    freed while their parents fork: once a use after free in fork),
 #    and `stress` on 4 CPUs (rmdir racing charges, cgroup.kill, moves),
 #    then `check: ok` and no panic.
 #

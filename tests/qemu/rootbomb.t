@@ -1,6 +1,6 @@
 #!/usr/bin/perl
 # SPDX-License-Identifier: MIT
-# tests/qemu/rootbomb.t - SPEC 10: a fork bomb in the root domain, which no
+# tests/qemu/rootbomb.t - a fork bomb in the root domain, which no
 # limit stops. It forks until memory runs out; the kernel survives, and so
 # does the shell, which answers from the reserve kept for system tasks
 # (mm/watermark.c): it reads files, makes and removes a domain, and

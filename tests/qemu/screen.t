@@ -1,7 +1,7 @@
 #!/usr/bin/perl
 # SPDX-License-Identifier: MIT
 # tests/qemu/screen.t - tally as a user with a screen and a keyboard sees
-# it, on a machine without a serial port (SPEC 7.1; issue 11).
+# it, on a machine without a serial port (docs/hardware.md).
 #
 # 1. The ISO under OVMF (UEFI) with -vga std and -serial none. GRUB passes
 #    the firmware's framebuffer and the kernel draws its console on it. The

@@ -1,6 +1,6 @@
 #!/usr/bin/perl
 # SPDX-License-Identifier: MIT
-# tests/qemu/shell.t - the shell protocol of SPEC 7.2 and 7.3, from the
+# tests/qemu/shell.t - the shell protocol (docs/interface.md), from the
 # outside: the prompt, the echo, one "error: ENAME: ..." line per failure,
 # line ends, line editing, over-long lines, bytes that are not text.
 use strict;
@@ -109,7 +109,7 @@ ok(defined $help && length $help, 'help prints something');
 my @missing = grep { ($help // '') !~ /(?:^|\s)\Q$_\E\b/m }
 	qw(help ls cd pwd cat echo mkdir rmdir run ps kill wait sleep check
 	   ktest bench poweroff);
-ok(!@missing, 'help lists every command of SPEC 7.3')
+ok(!@missing, 'help lists every command of the interface')
 	or diag("help does not list: @missing");
 
 $t->cmd('sleep 100', 30);

@@ -1,6 +1,6 @@
 #!/usr/bin/perl
 # SPDX-License-Identifier: MIT
-# tests/qemu/slab.t - slab accounting seen from the shell (issue 10):
+# tests/qemu/slab.t - slab accounting seen from the shell (docs/slab.md):
 # /proc/slabinfo in Linux's 2.1 format with each domain's child caches as
 # name(domain); /tmp and its directories (ls, cd, mkdir, rmdir, rm -r);
 # a fork charged for its stack and its struct task (kernel_stack + slab =

@@ -1,7 +1,7 @@
 #!/usr/bin/perl
 # SPDX-License-Identifier: MIT
-# tests/qemu/tasks.t - tasks and the scheduler from the shell (SPEC 6,
-# 7.3): run / ps / kill / wait, killing a task asleep and one running,
+# tests/qemu/tasks.t - tasks and the scheduler from the shell (docs/design.md,
+# docs/interface.md): run / ps / kill / wait, killing a task asleep and one running,
 # moving tasks between domains, fairness between domains on two CPUs,
 # the shell's answer time under a fork bomb, and that a thousand tasks -
 # then two thousand - started, killed and reaped give back every page
@@ -19,7 +19,7 @@ my $t = Tally->boot(smp => 2, mem => '512M', timeout => 1500);
 is($t->prompt(60), '/', 'prompt') or BAIL_OUT('no prompt: ' . $t->transcript);
 my $scale = Tally::scale();
 
-# ps - the rows of ps, as hashes; undef if the header is not SPEC 7.3's.
+# ps - the rows of ps, as hashes; undef if the header is not ps's.
 sub ps {
 	my @l = $t->cmd('ps', 60);
 	my $head = shift @l;
@@ -48,7 +48,7 @@ ok(defined $free0, 'MemFree readable');
 # --- run, ps, errors ----------------------------------------------------------
 {
 	my $rows = ps();
-	ok($rows, 'ps prints the SPEC 7.3 header and six columns per task');
+	ok($rows, 'ps prints its header and six columns per task');
 	ok((grep { $_->{prog} eq 'shell' } @{$rows || []}), 'ps lists the shell');
 	is($t->cmd('mkdir /cgroup/A'), '', 'mkdir /cgroup/A');
 	like(scalar $t->cmd('run nosuch spin'), qr/^error: ENOENT: /, 'run in an unknown domain: ENOENT');
@@ -68,7 +68,7 @@ ok(defined $free0, 'MemFree readable');
 	is($r && $r->{domain}, '/cgroup/A', 'ps shows its domain');
 	is($r && $r->{prog}, 'spin', 'ps shows its program');
 	is($t->cmd("kill $p1"), '', 'kill PID prints nothing');
-	# The shell reaps its jobs (SPEC 7.2): no zombie waits for `wait`.
+	# The shell reaps its jobs (docs/interface.md): no zombie waits for `wait`.
 	is($t->job_notice($p1, 30), "[pid $p1 killed]", 'a task killed while asleep is reaped: [pid N killed]');
 	ok(!ps_pid($p1), 'reaped: ps no longer shows it');
 	is($t->cmd("wait $p1"), '', 'wait PID on the reaped job answers at once');
@@ -198,7 +198,7 @@ sub bomb {
 	is(scalar(grep { !/^\d+$/ } @pids), 0, "$what: one whole PID per line");
 	# The shell answers during the bomb. How fast is reported, not
 	# asserted: the host's clock counts the time a loaded host leaves
-	# QEMU unscheduled (demo.t asserts SPEC 8's 100 ms by the guest's
+	# QEMU unscheduled (demo.t asserts the demonstration's 100 ms by the guest's
 	# own ticks).
 	my @times;
 	my $answered = 0;

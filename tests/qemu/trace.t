@@ -1,6 +1,6 @@
 #!/usr/bin/perl
 # SPDX-License-Identifier: MIT
-# tests/qemu/trace.t - tracing the accounting path (SPEC 11, issue 22)
+# tests/qemu/trace.t - tracing the accounting path (docs/tracing.md)
 # from the outside, through /sys/kernel/tracing:
 #   - the control files and their bad input (error: EINVAL lines);
 #   - with every event off, every tracepoint's key is count=0 and each of
@@ -184,7 +184,7 @@ ok(!grep({ $_->[4] eq 'unparsed' } @$ev), 'every line: TASK-PID [CPU] TIMESTAMP:
 	or diag(join "\n", map { $_->[5] } grep { $_->[4] eq 'unparsed' } @$ev);
 my @ts = map { $_->[3] } @$ev;
 is_deeply(\@ts, [sort { $a <=> $b } @ts], 'entries in time order');
-# The charge path of issue 20: on a miss, a batch of 32 pages for both
+# The charge path: on a miss, a batch of 32 pages for both
 # counters is tried first (res, then kmem); it does not fit under kmem's
 # 32K, so kmem declines it quietly (no failcnt), res is given back, and
 # the exact 4 pages are charged to res and then to kmem.

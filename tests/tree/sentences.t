@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # tests/tree/sentences.t - every sentence of the tree is our own. Facts and
 # designs come from Linux and xv6; their words do not. The sentences below
-# are ones issue 19 found copied from Linux nearly word for word (the
+# are ones once found copied from Linux nearly word for word (the
 # buddy allocator's free-path comment of mm/page_alloc.c, the
 # consume_stock kerneldoc and a comment of mm/memcontrol.c): each is
 # searched for, case-insensitively, in every file git tracks, and any file

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * tests/unit/test_cgroupfs.c - the /cgroup control files (SPEC 5.2)
+ * tests/unit/test_cgroupfs.c - the /cgroup control files (docs/interface.md)
  * through the control tree, as the shell uses them: names, what each
  * reads, what each accepts, the errors, and that a failed write changes
  * nothing. Also the `check` command's output.

@@ -2,7 +2,7 @@
 /*
  * tests/unit/test_charge.c - charging kernel allocations: alloc_pages()
  * with __GFP_KMEMCG through the hooks to the res and kmem counters, the
- * stock on the way, the three configurations of SPEC 1, what is never
+ * stock on the way, the three configurations (docs/design.md), what is never
  * charged, and the handle that survives a task move.
  */
 #include <errno.h>
@@ -74,7 +74,7 @@ static void test_config1_not_accounted(void **state)
 
 /* A page, then a stack: the first charge fills the stock with a batch of
  * both counters, the stack is served from it, and the freed pages give
- * their charge back to it (SPEC 5.3: kmem usage = pages owned + kmem
+ * their charge back to it (the invariant: kmem usage = pages owned + kmem
  * stocked). */
 static void test_charge_and_stock(void **state)
 {
@@ -159,7 +159,7 @@ static void test_stock_high(void **state)
 }
 
 /* Configuration 2: kmem 256K, no user limit: 16 stacks, and the 17th is
- * refused by kmem (the fork bomb of SPEC 8). */
+ * refused by kmem (the demonstration's fork bomb). */
 static void test_config2_kmem_limit(void **state)
 {
 	struct page *stacks[17];

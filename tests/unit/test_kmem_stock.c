@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * tests/unit/test_kmem_stock.c - kernel charge held in the per-CPU stocks
- * (mm/memcg/stock.c, mm/memcg/memcg_charge.c): SPEC 5.3's invariant
+ * (mm/memcg/stock.c, mm/memcg/memcg_charge.c): the accounting invariant
  * (kmem usage = pages owned + kmem stocked on CPUs) through every drain,
  * rmdir of a domain whose charge is spread over stocks and pages, a kmem
  * limit set below the usage, and threads charging and uncharging one

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * tests/unit/test_memparse.c - the size syntax of SPEC 5.2 and the strict
+ * tests/unit/test_memparse.c - the size syntax (docs/interface.md) and the strict
  * integer parser, table-driven: every accepted form with its value, and
  * every rejected one.
  */

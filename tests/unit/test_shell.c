@@ -470,7 +470,7 @@ static void test_execute(void **state)
 }
 
 /*
- * A job that ends while the shell waits for input (issue 21): its notice
+ * A job that ends while the shell waits for input: its notice
  * goes on a line of its own, then the prompt and the half-typed line are
  * written again; one that ended while a command ran is reported before
  * that command's prompt; a second report has nothing to say.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * tests/unit/test_user_memory.c - user memory (SPEC 5.5): rss and cache
+ * tests/unit/test_user_memory.c - user memory (docs/design.md): rss and cache
  * pages charged to res, freed at exit, cache reclaimed before anything is
  * killed, then the domain OOM killer - or, with oom_kill_disable, a wait.
  */
@@ -128,7 +128,7 @@ static void test_oom_kills_current(void **state)
 }
 
 /*
- * Issue 21: under a limit of 0 nobody holds user memory, and still a task
+ * Under a limit of 0 nobody holds user memory, and still a task
  * is killed - every task scores its user pages plus one. Tied, the
  * youngest (latest birth) goes: here the task asking, whose charge fails.
  */

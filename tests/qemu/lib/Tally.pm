@@ -2,9 +2,9 @@
 package Tally;
 
 # tests/qemu/lib/Tally.pm - the one QEMU driver that every tests/qemu/*.t
-# shares. It boots tally with exactly the standard invocation of SPEC
-# section 3, talks to the serial console through pipes, and knows the shell
-# protocol of SPEC 7.2: a prompt "tally:CWD# " at the start of a line, the
+# shares. It boots tally with exactly the standard invocation (docs/interface.md,
+# "Booting in QEMU"), talks to the serial console through pipes, and knows the shell
+# protocol (docs/interface.md): a prompt "tally:CWD# " at the start of a line, the
 # echo of each line typed, output, the next prompt.
 #
 #   use lib 'tests/qemu/lib';
@@ -49,17 +49,17 @@ use Time::HiRes qw(sleep time);
 # The repository root: this file is tests/qemu/lib/Tally.pm.
 our $ROOT = abs_path(dirname(abs_path(__FILE__)) . '/../../..');
 
-# The prompt of SPEC 7.2, at the start of a line, with nothing after it.
+# The shell's prompt, at the start of a line, with nothing after it.
 our $PROMPT_RE = qr/(?:^|\n)tally:(\/[^#\n]*)# $/;
 # The same without "nothing after it", which is what the waits use: output
 # may follow a prompt before the harness reads it (typing ahead, or a task
 # that prints), and a prompt is never printed with anything on its line.
 our $PROMPT_AT_RE = qr/(?:^|\n)tally:(\/[^#\n]*)# /;
 
-# A job notice of SPEC 7.2, a line of its own.
+# A job notice, a line of its own.
 our $NOTICE_RE = qr/^\[pid (\d+) (?:exited|killed)\]$/;
 
-# The banner of SPEC 7.1: version, CPUs, memory in MiB.
+# The banner: version, CPUs, memory in MiB.
 our $BANNER_RE = qr/tally (\S+) cpus=(\d+) mem=(\d+)MiB/;
 
 our $QEMU = 'qemu-system-x86_64';
@@ -491,7 +491,7 @@ sub visible {
 # $t->last_time is the seconds from the end of typing to the prompt,
 # $t->last_echo the echoed line as a terminal shows it.
 #
-# Lines the kernel prints on its own (SPEC 7.2) do not count as output:
+# Lines the kernel prints on its own (docs/interface.md) do not count as output:
 #  - a job notice, "[pid N exited]" or "[pid N killed]", may come before
 #    any prompt: it is left out of the lines returned (see $t->notices);
 #  - a line printed while the shell waits for input is followed by the
@@ -662,7 +662,7 @@ sub until_true {
 }
 
 # $t->check_ok($what, $timeout) - a test (Test::More): `check` answers
-# exactly "check: ok" (the kernel's consistency check, SPEC 7.2); named
+# exactly "check: ok" (the kernel's consistency check, docs/reliability.md); named
 # "check: ok WHAT". The timeout defaults to 60. Returns the test's result.
 sub check_ok {
 	my ($self, $what, $timeout) = @_;
@@ -693,7 +693,7 @@ sub wait_exit {
 }
 
 # $t->poweroff($timeout) - type "poweroff" and return QEMU's exit status
-# (1 when the kernel powers off as SPEC 3 says).
+# (1 when the kernel powers off: docs/interface.md).
 sub poweroff {
 	my ($self, $timeout) = @_;
 	$self->send_line('poweroff');

@@ -1,0 +1,51 @@
+#!/usr/bin/perl
+# SPDX-License-Identifier: MIT
+# tests/tree/history.t - the project's files speak of the project. Two
+# kinds of sentence fail the test, each named by file and line:
+#
+#   - a citation of an outside specification: the word SPEC in capitals
+#     ("SPEC 7.2", "SPEC section 3", "SPEC's"): a reader of this tree
+#     cannot follow it; cite the docs/ chapter that describes the thing;
+#   - a past work item named by its number ("issue 20", "session 8",
+#     "helper-3", "stop 2", "ticket #4", "PR #12"): the history lives in
+#     git, and the code says what it does now and why.
+#
+# Every file git tracks is read (text only; fuzz inputs are data), but for
+# this file, which has to spell the patterns out.
+use strict;
+use warnings;
+use Test::More;
+use FindBin;
+
+chdir "$FindBin::Bin/../.." or die "chdir: $!";
+
+my $self = 'tests/tree/history.t';
+my @files = grep { $_ ne $self && !m{^tests/fuzz/corpus-} && -f }
+	split /\n/, `git ls-files`;
+ok(@files > 200, scalar(@files) . ' files tracked');
+
+# Capitals only, as a word of its own: "spec9_ok" (a function's name) and
+# "SPEC_CTRL" (an MSR) are not citations.
+my $spec = qr/\bSPEC\b/;
+# A work item and its number: the word, then an optional space, dash or
+# '#', then digits. "issues 3" counts too; "stops at 15" or "Rounds 5"
+# do not (no number right after the word, or not a work item).
+my $item = qr/\b(?:issue|session|helper|stop|ticket)s?[ \t]?[-#]?[ \t]?\d+\b|\b(?:PR|pull request)[ \t]*#\d+\b/i;
+
+my (@spec, @items);
+for my $f (@files) {
+	open my $fh, '<', $f or next;
+	my $text = do { local $/; <$fh> };
+	next if $text =~ /\0/;  # not text
+	my $n = 0;
+	for my $line (split /\n/, $text) {
+		$n++;
+		push @spec, "$f:$n: $line" if $line =~ $spec;
+		push @items, "$f:$n: $line" if $line =~ $item;
+	}
+}
+is(scalar @spec, 0, 'no file cites SPEC sections') or diag(join "\n", @spec);
+is(scalar @items, 0, 'no file names past work items by number')
+	or diag(join "\n", @items);
+
+done_testing();
