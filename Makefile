@@ -6,7 +6,7 @@
 #   make run        boot the fork-bomb demonstration in QEMU on this terminal
 #   make shell      boot straight to the prompt
 #   make test       every test; ends with "N passed, N failed"
-#   make bench      benchmarks (section 9 of the spec)
+#   make bench      benchmarks (docs/benchmarks.md)
 #   make gdb        boot stopped, waiting for gdb (it prints what to type)
 #   make lint       cppcheck and clang-tidy over the kernel and host sources
 #   make deps       install the Debian packages the other targets need

@@ -12,9 +12,9 @@
  * is -EINVAL: "1.0", "1xx", "xx", "", "-2", "-0", " 1", "1 ", "1kk", "+1",
  * "0x", "1T", a number that does not fit in 63 bits.
  *
- * Decisions where Linux and the spec differ or are silent:
+ * Decisions where Linux and this interface differ, or Linux is silent:
  *  - A leading 0 does not mean octal ("010" is ten; Linux would read
- *    eight): the spec names decimal and 0x hex only.
+ *    eight): the interface has decimal and 0x hex only.
  *  - Rounding up saturates at unlimited: every value above the last page
  *    multiple below 2^63 (0x7ffffffffffff000), up to 2^63 - 1, is
  *    SIZE_UNLIMITED. In particular 9223372036854775807, which is what an
