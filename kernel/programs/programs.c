@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * kernel/programs/programs.c - the built-in programs that `run` starts (docs/interface.md).
+ * kernel/programs/programs.c - the built-in programs that `run` starts
+ * (docs/interface.md).
  *
  *   spin            sleeps until killed
  *   worker [N]      units of CPU work, counted in WORK; N units then exits

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * kernel/programs/stress.c - `stress SECONDS` (docs/reliability.md): every CPU changes the
- * domain tree and its tasks at random for SECONDS, as fast as it can,
- * through the same calls a user's commands make; then everything it made
+ * kernel/programs/stress.c - `stress SECONDS` (docs/reliability.md): every CPU
+ * changes the domain tree and its tasks at random for SECONDS, as fast as it
+ * can, through the same calls a user's commands make; then everything it made
  * is undone, and `check` must find every accounting invariant intact.
  *
  *   run DOMAIN stress SECONDS    a task in DOMAIN starts one stress worker

@@ -113,8 +113,8 @@ static const char *state_name(const struct task *task)
 	}
 }
 
-/* The columns of ps (docs/interface.md), and the least width of each: a column is
- * widened to its longest value, so that every line stays aligned. */
+/* The columns of ps (docs/interface.md), and the least width of each: a column
+ * is widened to its longest value, so that every line stays aligned. */
 enum { PS_PID, PS_DOMAIN, PS_CPU, PS_STATE, PS_PROG, PS_COLUMNS };
 static const char *const ps_header[PS_COLUMNS] = {
 	"PID", "DOMAIN", "CPU", "STATE", "PROG"};

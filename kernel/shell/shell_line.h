@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * kernel/shell/shell_line.h - the shell's line discipline: turning the bytes that
- * arrive from the console into lines, with echo and backspace.
+ * kernel/shell/shell_line.h - the shell's line discipline: turning the bytes
+ * that arrive from the console into lines, with echo and backspace.
  */
 #ifndef KERNEL_SHELL_LINE_H
 #define KERNEL_SHELL_LINE_H
@@ -9,7 +9,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* The longest line the shell accepts (docs/interface.md); longer lines are E2BIG. */
+/* The longest line the shell accepts (docs/interface.md); longer lines are
+ * E2BIG. */
 #define SHELL_LINE_MAX 255
 
 struct shell_line {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * tests/linux-compare/compare.c - the fork bomb and the worker of tally's
- * demonstration (docs/design.md), as Linux programs, for tests/linux-compare/run.
+ * demonstration (docs/design.md), as Linux programs, for
+ * tests/linux-compare/run.
  *
  *   compare worker SECS   units of CPU work (the same unit as tally's
  *                         worker, kernel/programs/programs.c); one line a second:

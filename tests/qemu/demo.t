@@ -9,11 +9,11 @@
 # giving back the memory (MemFree within 64 pages of its value before the
 # bomb) and nr_dying_descendants 0, and check: ok.
 #
-# What the figures mean (kernel/programs/demo.c, docs/design.md, "The demonstration's figures"):
-# share is the worker's CPU time against what a fair scheduler owes it on
-# its CPU, both by the scheduler's own clock, so a loaded host does not
-# move it; shell is the longest the shell waited for the CPU after being
-# woken, by the TSC. The rate (units/s by the wall clock against the rate
+# What the figures mean (kernel/programs/demo.c, docs/design.md, "The
+# demonstration's figures"): share is the worker's CPU time against what a fair
+# scheduler owes it on its CPU, both by the scheduler's own clock, so a loaded
+# host does not move it; shell is the longest the shell waited for the CPU after
+# being woken, by the TSC. The rate (units/s by the wall clock against the rate
 # before) is only reported: under TCG it follows the host's load.
 #
 # The share check can fail: with the scheduler made fair per task instead

@@ -1,8 +1,8 @@
 #!/usr/bin/perl
 # SPDX-License-Identifier: MIT
 # tests/qemu/gdb.t - `make gdb` works: QEMU started with -S (stopped before
-# the first instruction) and a gdb server, and gdb run as docs/reliability.md says,
-# with the repository's .gdbinit:
+# the first instruction) and a gdb server, and gdb run as docs/reliability.md
+# says, with the repository's .gdbinit:
 #
 #   gdb -batch -nx -ex 'set $tally_gdb_port=PORT' -x .gdbinit \
 #       -ex 'hbreak kmain' -ex continue

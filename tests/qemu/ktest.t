@@ -4,8 +4,8 @@
 # KTAP (Linux Documentation/dev-tools/ktap.rst), passed through here as one
 # TAP subtest with one ok / not ok per KTAP case. Then a deliberate fault:
 # `ktest panic_page_fault` dereferences a bad address and must end QEMU
-# with status 3 (docs/interface.md) after a "panic: " line and a report naming the
-# vector, the error code, RIP, CR2 and a backtrace.
+# with status 3 (docs/interface.md) after a "panic: " line and a report naming
+# the vector, the error code, RIP, CR2 and a backtrace.
 use strict;
 use warnings;
 use FindBin;

@@ -1,9 +1,9 @@
 #!/usr/bin/perl
 # SPDX-License-Identifier: MIT
 # tests/qemu/static_keys.t - /proc/static_keys (docs/interface.md,
-# "/proc/static_keys") from the outside: its format; every key off and every site the
-# NOP at boot; memcg_kmem_enabled_key switched on by the first kmem limit
-# (count=1, every site jmp) and off again when the domain is freed after
+# "/proc/static_keys") from the outside: its format; every key off and every
+# site the NOP at boot; memcg_kmem_enabled_key switched on by the first kmem
+# limit (count=1, every site jmp) and off again when the domain is freed after
 # rmdir (count=0, nop); a second key, debug_check_on_free_key, switched
 # by /proc/sys/debug_check_on_free. The sites listed are the same
 # addresses throughout, in kernel text.

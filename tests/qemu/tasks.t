@@ -1,8 +1,8 @@
 #!/usr/bin/perl
 # SPDX-License-Identifier: MIT
 # tests/qemu/tasks.t - tasks and the scheduler from the shell (docs/design.md,
-# docs/interface.md): run / ps / kill / wait, killing a task asleep and one running,
-# moving tasks between domains, fairness between domains on two CPUs,
+# docs/interface.md): run / ps / kill / wait, killing a task asleep and one
+# running, moving tasks between domains, fairness between domains on two CPUs,
 # the shell's answer time under a fork bomb, and that a thousand tasks -
 # then two thousand - started, killed and reaped give back every page
 # (MemFree to within 256 KiB, kernel_stack 0, check ok), and are all

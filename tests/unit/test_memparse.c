@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * tests/unit/test_memparse.c - the size syntax (docs/interface.md) and the strict
- * integer parser, table-driven: every accepted form with its value, and
+ * tests/unit/test_memparse.c - the size syntax (docs/interface.md) and the
+ * strict integer parser, table-driven: every accepted form with its value, and
  * every rejected one.
  */
 #include <errno.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * tests/bench/linux/pagebench.c - tally's page benchmarks (docs/benchmarks.md), as a
- * Linux module, for the Linux column of `make bench`'s table
+ * tests/bench/linux/pagebench.c - tally's page benchmarks (docs/benchmarks.md),
+ * as a Linux module, for the Linux column of `make bench`'s table
  * (tests/bench/linux/run boots Debian's kernel under QEMU's icount and
  * loads it).
  *

@@ -2,10 +2,11 @@
 package Tally;
 
 # tests/qemu/lib/Tally.pm - the one QEMU driver that every tests/qemu/*.t
-# shares. It boots tally with exactly the standard invocation (docs/interface.md,
-# "Booting in QEMU"), talks to the serial console through pipes, and knows the shell
-# protocol (docs/interface.md): a prompt "tally:CWD# " at the start of a line, the
-# echo of each line typed, output, the next prompt.
+# shares. It boots tally with exactly the standard invocation
+# (docs/interface.md, "Booting in QEMU"), talks to the serial console through
+# pipes, and knows the shell protocol (docs/interface.md): a prompt
+# "tally:CWD# " at the start of a line, the echo of each line typed, output,
+# the next prompt.
 #
 #   use lib 'tests/qemu/lib';
 #   use Tally;
@@ -662,8 +663,8 @@ sub until_true {
 }
 
 # $t->check_ok($what, $timeout) - a test (Test::More): `check` answers
-# exactly "check: ok" (the kernel's consistency check, docs/reliability.md); named
-# "check: ok WHAT". The timeout defaults to 60. Returns the test's result.
+# exactly "check: ok" (the kernel's consistency check, docs/reliability.md);
+# named "check: ok WHAT". The timeout defaults to 60. Returns the test's result.
 sub check_ok {
 	my ($self, $what, $timeout) = @_;
 	require Test::More;
