@@ -13,7 +13,7 @@
 # demonstration's figures"): share is the worker's CPU time against what a fair
 # scheduler owes it on its CPU, both by the scheduler's own clock, so a loaded
 # host does not move it; shell is the longest the shell waited for the CPU after
-# being woken, by the TSC. The rate (units/s by the wall clock against the rate
+# being woken, in kernel ticks (1 ms). The rate (units/s by the wall clock against the rate
 # before) is only reported: under TCG it follows the host's load.
 #
 # The share check can fail: with the scheduler made fair per task instead
