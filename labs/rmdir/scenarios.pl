@@ -21,7 +21,7 @@ return {
 		my $pid = $t->run_pid("$d spin");
 		return (0, 'run did not start a task') unless $pid;
 		$t->cmd("kill $pid");
-		my $rm = $t->until_true(10, sub {
+		my $rm = $t->until_true(5, sub {
 			my $r = $t->cmd("rmdir $d") // 'no prompt';
 			return $r eq '' ? 'removed' : undef;
 		});
