@@ -9,6 +9,9 @@
 #   make bench      benchmarks (docs/benchmarks.md)
 #   make gdb        boot stopped, waiting for gdb (it prints what to type)
 #   make lint       cppcheck and clang-tidy over the kernel and host sources
+#   make labs       the graded labs, a line each (docs/labs/README.md)
+#   make lab-start LAB=NAME   branch lab/NAME: the lab's code replaced by stubs
+#   make grade [LAB=NAME]     build, run the lab's tests, print the score
 #   make deps       install the Debian packages the other targets need
 #
 # Variables: CPUS (QEMU -smp, default 2), MEM (default 512M), DEBUG=1 for
@@ -133,7 +136,8 @@ QEMU := qemu-system-x86_64 $(QEMU_ACCEL) -smp $(CPUS) -m $(MEM) \
 OVMF_CODE := /usr/share/OVMF/OVMF_CODE.fd
 export QEMU_ACCEL
 
-.PHONY: all iso run run-iso shell test unit fuzz bench deps clean gdb lint lint-cppcheck debug
+.PHONY: all iso run run-iso shell test unit fuzz bench deps clean gdb lint lint-cppcheck debug \
+	labs lab-start grade
 all: $(ELF)
 
 # The lock-debugging kernel (tests/qemu/debuglocks.t boots it).
@@ -286,6 +290,20 @@ test: $(ELF) $(BUILD)/tally.iso $(UNIT_TESTS) $(FUZZ_TARGETS) debug
 
 bench:
 	@bash tests/bench/run
+
+# --- labs -------------------------------------------------------------------
+# The graded exercises (labs/, handouts in docs/labs/): labs/stub lists them
+# and checks their manifests, labs/start makes a student's branch, labs/grade
+# builds and scores.
+labs:
+	@perl labs/stub --list
+
+lab-start:
+	@sh labs/start $(LAB)
+
+grade:
+	$(call need,qemu-system-x86_64)
+	@BUILD=$(BUILD) perl labs/grade $(LAB)
 
 # --- lint -------------------------------------------------------------------
 # make lint: cppcheck, then clang-tidy (the checks are in .clang-tidy), over

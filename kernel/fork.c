@@ -98,6 +98,32 @@ static void init_stack(struct task *task)
 }
 
 /*
+ * task_init - fill in a new task's fields and its first frame (step 3):
+ * nothing here can fail, and nothing here is charged.
+ */
+static void task_init(struct task *task, struct page *stack,
+		      const struct program *prog, const char *arg,
+		      unsigned int flags)
+{
+	task->stack = stack;
+	task->flags = flags;
+	task->prog = prog;
+	task_set_comm(task, prog->name);
+	strncpy(task->arg, arg ? arg : "", sizeof(task->arg) - 1);
+	task->state = TASK_NEW;
+	task->in_kernel = 1;  /* until task_entry runs the program */
+	task->refcnt = 1;     /* its own, until the reaper frees its stack */
+	task->cpu = smp_processor_id();
+	task->birth = __atomic_add_fetch(&task_births, 1, __ATOMIC_RELAXED);
+	INIT_LIST_HEAD(&task->memcg_node);
+	INIT_LIST_HEAD(&task->pid_node);
+	INIT_LIST_HEAD(&task->all_node);
+	INIT_LIST_HEAD(&task->dead_node);
+	rq_entity_init(&task->se);
+	init_stack(task);
+}
+
+/*
  * task_create - steps 1-4 of the list above. Returns 0 with *out set, or
  * -ENOMEM having undone everything.
  */
@@ -125,24 +151,9 @@ static int task_create(const struct program *prog, const char *arg,
 	task = task_alloc(GFP_ACCOUNT | __GFP_NOWARN);
 	if (!task)
 		goto undo_stack;
-	task->stack = stack;
-	task->flags = flags;
-	task->prog = prog;
-	task_set_comm(task, prog->name);
-	strncpy(task->arg, arg ? arg : "", sizeof(task->arg) - 1);
-	task->state = TASK_NEW;
-	task->in_kernel = 1;  /* until task_entry runs the program */
-	task->refcnt = 1;     /* its own, until the reaper frees its stack */
-	task->cpu = smp_processor_id();
-	task->birth = __atomic_add_fetch(&task_births, 1, __ATOMIC_RELAXED);
-	INIT_LIST_HEAD(&task->memcg_node);
-	INIT_LIST_HEAD(&task->pid_node);
-	INIT_LIST_HEAD(&task->all_node);
-	INIT_LIST_HEAD(&task->dead_node);
-	rq_entity_init(&task->se);
 
-	/* 3. Its first frame. */
-	init_stack(task);
+	/* 3. Its fields and first frame. */
+	task_init(task, stack, prog, arg, flags);
 
 	/* 4. A PID. */
 	if (task_hash(task) < 0)
