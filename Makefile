@@ -85,9 +85,9 @@ KERNEL_ASFLAGS := -I. -DTALLY_KERNEL -D__ASSEMBLY__
 # Every folder of the kernel is built by wildcard: a file added to a folder
 # is compiled with no list to edit.
 rwildcard = $(foreach d,$(wildcard $(1:=/*)),$(call rwildcard,$(d),$(2)) $(filter $(subst *,%,$(2)),$(d)))
-KERNEL_C := $(sort $(call rwildcard,arch kernel mm,*.c))
+KERNEL_C := $(sort $(call rwildcard,arch drivers kernel mm,*.c))
 KERNEL_S := $(sort $(call rwildcard,boot arch,*.S))
-KERNEL_H := $(sort $(call rwildcard,arch kernel mm,*.h))
+KERNEL_H := $(sort $(call rwildcard,arch drivers kernel mm,*.h))
 KERNEL_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(KERNEL_C)) \
 	$(patsubst %.S,$(OBJ)/%.o,$(KERNEL_S)) \
 	$(OBJ)/fb_font.o
@@ -189,13 +189,13 @@ $(ELF): $(KERNEL_OBJS) linker.ld $(LIBC) tests/check_image.sh tests/check_jump_s
 # another, e.g. FONT=Lat15-Terminus32x16 for large glyphs.
 FONT ?= Lat15-VGA16
 FONT_PSF := /usr/share/consolefonts/$(FONT).psf.gz
-$(BUILD)/fb_font.c: arch/x86_64/drivers/font2c.pl $(wildcard $(FONT_PSF))
+$(BUILD)/fb_font.c: drivers/video/font2c.pl $(wildcard $(FONT_PSF))
 	@test -f $(FONT_PSF) || { echo "make: $(FONT_PSF) is missing: running make deps"; $(MAKE) deps; }
 	@mkdir -p $(dir $@)
-	gzip -dc $(FONT_PSF) | perl arch/x86_64/drivers/font2c.pl $(FONT) > $@.tmp
+	gzip -dc $(FONT_PSF) | perl drivers/video/font2c.pl $(FONT) > $@.tmp
 	mv $@.tmp $@
 
-$(OBJ)/fb_font.o: $(BUILD)/fb_font.c arch/x86_64/drivers/fb_font.h $(LIBC)
+$(OBJ)/fb_font.o: $(BUILD)/fb_font.c drivers/video/fb_font.h $(LIBC)
 	@mkdir -p $(dir $@)
 	$(CC) $(KERNEL_CFLAGS) -c $< -o $@
 

@@ -8,8 +8,8 @@
  */
 #include "kernel/boot_tasks.h"
 
-#include "arch/x86_64/drivers/pci/pci.h"
-#include "arch/x86_64/drivers/usb/xhci.h"
+#include "drivers/pci/pci.h"
+#include "drivers/usb/xhci.h"
 #include "arch/x86_64/smp.h"
 #include "kernel/cgroup/cgroupfs.h"
 #include "kernel/fs/ctlfs.h"

@@ -22,10 +22,10 @@
 
 #include <string.h>
 
-#include "arch/x86_64/drivers/fb.h"
+#include "drivers/video/fb.h"
 #include "arch/x86_64/io.h"
-#include "arch/x86_64/drivers/serial.h"
-#include "arch/x86_64/drivers/vga.h"
+#include "drivers/serial/serial.h"
+#include "drivers/video/vga.h"
 #include "kernel/panic.h"
 #include "kernel/locking/spinlock.h"
 #include "kernel/sched/wait.h"

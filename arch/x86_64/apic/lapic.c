@@ -9,7 +9,7 @@
  * can time short delays.
  */
 #include "arch/x86_64/apic/lapic.h"
-#include "arch/x86_64/drivers/usb/xhci.h"
+#include "drivers/usb/xhci.h"
 
 #include "arch/x86_64/acpi/acpi.h"
 #include "arch/x86_64/io.h"

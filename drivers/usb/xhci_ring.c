@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * arch/x86_64/drivers/usb/xhci_ring.c - the index and cycle-bit arithmetic
+ * drivers/usb/xhci_ring.c - the index and cycle-bit arithmetic
  * of xHCI rings (xHCI 1.2, section 4.9), apart from any register, so that
  * it can be tested on the host.
  *
@@ -15,7 +15,7 @@
  * An event ring is the mirror image: the controller produces, tally
  * consumes, and the consumer's cycle state flips when it wraps.
  */
-#include "arch/x86_64/drivers/usb/xhci_ring.h"
+#include "drivers/usb/xhci_ring.h"
 
 #include <string.h>
 

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * arch/x86_64/drivers/fb_font.h - the font of the framebuffer console.
+ * drivers/video/fb_font.h - the font of the framebuffer console.
  *
  * Defined by build/fb_font.c, which the Makefile generates from one of
  * Debian's console fonts (FONT=Lat15-VGA16 by default) with
- * arch/x86_64/drivers/font2c.pl. Glyph c (0..127, ASCII order) is fb_font_height
+ * drivers/video/font2c.pl. Glyph c (0..127, ASCII order) is fb_font_height
  * rows of fb_font_row_bytes bytes, starting at
  * fb_font_glyphs[c * fb_font_height * fb_font_row_bytes]; the most
  * significant bit of a row's first byte is its leftmost pixel.

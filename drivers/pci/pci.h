@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * arch/x86_64/drivers/pci/pci.h - the PCI functions found at boot, and
+ * drivers/pci/pci.h - the PCI functions found at boot, and
  * what drivers need of them (BARs, the command register).
  */
 #ifndef ARCH_X86_64_PCI_H

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * arch/x86_64/drivers/vga.c - console output on the VGA text screen: 80x25 cells of
+ * drivers/video/vga.c - console output on the VGA text screen: 80x25 cells of
  * (character, attribute) at physical 0xb8000, scrolled by copying up.
  */
-#include "arch/x86_64/drivers/vga.h"
+#include "drivers/video/vga.h"
 
 #include <string.h>
 

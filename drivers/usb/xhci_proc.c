@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * arch/x86_64/drivers/usb/xhci_proc.c - /proc/usb: the xHCI controller and
+ * drivers/usb/xhci_proc.c - /proc/usb: the xHCI controller and
  * what became of each device on it, as it is now (devices plugged in or
  * out after boot included):
  *
@@ -15,7 +15,7 @@
  * printed from the timer tick would land in the middle of what is being
  * typed at the prompt.
  */
-#include "arch/x86_64/drivers/usb/xhci.h"
+#include "drivers/usb/xhci.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * arch/x86_64/drivers/fb.c - console output on a linear framebuffer.
+ * drivers/video/fb.c - console output on a linear framebuffer.
  *
  * Under UEFI there is no VGA text screen: GRUB hands over the firmware's
  * graphics mode (the GOP framebuffer) in the multiboot2 framebuffer tag,
  * and this file draws text on it, the same bytes the serial console gets.
  *
  * The screen is a grid of cells, each one glyph of the console font
- * (arch/x86_64/drivers/fb_font.h, generated at build time from a Debian console
+ * (drivers/video/fb_font.h, generated at build time from a Debian console
  * font), drawn light grey on black as the VGA text screen is. On screens
  * of 2560x1440 and more each font pixel is drawn as 2x2 (or more), so that
  * the text stays readable.
@@ -25,11 +25,11 @@
  * output stops (at the end of each fb_putc) and removed before the cell
  * changes.
  */
-#include "arch/x86_64/drivers/fb.h"
+#include "drivers/video/fb.h"
 
 #include <string.h>
 
-#include "arch/x86_64/drivers/fb_font.h"
+#include "drivers/video/fb_font.h"
 #include "arch/x86_64/io.h"
 #include "arch/x86_64/paging.h"
 #include "kernel/platform.h"

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * arch/x86_64/drivers/serial.c - the COM1 16550 UART: console output, and input by
+ * drivers/serial/serial.c - the COM1 16550 UART: console output, and input by
  * interrupt (each received byte goes to console_input()).
  */
-#include "arch/x86_64/drivers/serial.h"
+#include "drivers/serial/serial.h"
 
 #include "arch/x86_64/io.h"
 #include "arch/x86_64/apic/ioapic.h"

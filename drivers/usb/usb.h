@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * arch/x86_64/drivers/usb/usb.h - the parts of USB 2.0 chapter 9 and of
+ * drivers/usb/usb.h - the parts of USB 2.0 chapter 9 and of
  * HID 1.11 that enumerating a keyboard needs: standard requests,
  * descriptor types, class codes.
  */

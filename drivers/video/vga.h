@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * arch/x86_64/drivers/vga.h - the VGA text screen (80x25) under BIOS.
+ * drivers/video/vga.h - the VGA text screen (80x25) under BIOS.
  */
 #ifndef ARCH_X86_64_VGA_H
 #define ARCH_X86_64_VGA_H

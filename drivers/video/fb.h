@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * arch/x86_64/drivers/fb.h - console output on a linear framebuffer: the screen
+ * drivers/video/fb.h - console output on a linear framebuffer: the screen
  * that GRUB leaves under UEFI (or a VBE graphics mode under BIOS).
  */
 #ifndef ARCH_X86_64_FB_H

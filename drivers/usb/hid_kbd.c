@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * arch/x86_64/drivers/usb/hid_kbd.c - HID boot-protocol keyboard reports
+ * drivers/usb/hid_kbd.c - HID boot-protocol keyboard reports
  * to console bytes.
  *
  * In the boot protocol (HID 1.11, appendix B) a keyboard sends, whenever
@@ -19,7 +19,7 @@
  * last key pressed repeats after HID_REPEAT_DELAY_MS while it is held,
  * every HID_REPEAT_PERIOD_MS, with the modifiers held at that moment.
  */
-#include "arch/x86_64/drivers/usb/hid_kbd.h"
+#include "drivers/usb/hid_kbd.h"
 
 #include <string.h>
 

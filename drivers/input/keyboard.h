@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * arch/x86_64/drivers/keyboard.h - the PS/2 keyboard (or the USB keyboard that the
+ * drivers/input/keyboard.h - the PS/2 keyboard (or the USB keyboard that the
  * firmware's legacy emulation presents as one): key presses become bytes
  * of console input, beside COM1.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * arch/x86_64/drivers/pci/pci.c - PCI enumeration: every bus, device and
+ * drivers/pci/pci.c - PCI enumeration: every bus, device and
  * function, once, at boot.
  *
  * A function exists if its vendor id is not 0xffff. Function 0 of a
@@ -10,11 +10,11 @@
  * the firmware numbered in any order. (Hot-plugged PCI devices are not
  * seen: the table is made at boot.)
  */
-#include "arch/x86_64/drivers/pci/pci.h"
+#include "drivers/pci/pci.h"
 
 #include <stdio.h>
 
-#include "arch/x86_64/drivers/pci/pci_config.h"
+#include "drivers/pci/pci_config.h"
 #include "kernel/platform.h"
 
 static struct pci_dev devices[PCI_MAX_DEVICES];

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * arch/x86_64/drivers/usb/xhci_hub.c - USB 2 hubs (USB 2.0 chapter 11):
+ * drivers/usb/xhci_hub.c - USB 2 hubs (USB 2.0 chapter 11):
  * their ports, and the devices on them.
  *
  * The xHCI controller does most of a hub's work: once the hub's slot
@@ -29,8 +29,8 @@
 #include <stdio.h>
 
 #include "arch/x86_64/apic/lapic.h"
-#include "arch/x86_64/drivers/usb/usb.h"
-#include "arch/x86_64/drivers/usb/xhci.h"
+#include "drivers/usb/usb.h"
+#include "drivers/usb/xhci.h"
 
 #define HUB_REQ_TYPE_DEVICE_IN 0xa0   /* IN, class, device */
 #define HUB_REQ_TYPE_PORT_IN   0xa3   /* IN, class, other (a port) */

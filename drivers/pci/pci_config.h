@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * arch/x86_64/drivers/pci/pci_config.h - reading and writing PCI
+ * drivers/pci/pci_config.h - reading and writing PCI
  * configuration space, through ECAM when ACPI's MCFG describes it, else
  * through the legacy ports 0xCF8/0xCFC.
  */

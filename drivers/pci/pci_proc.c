@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * arch/x86_64/drivers/pci/pci_proc.c - /proc/pci: the functions pci_init
+ * drivers/pci/pci_proc.c - /proc/pci: the functions pci_init
  * found, one a line, as lspci -n shows them without the labels:
  *
  *   00:04.0 1b36:000d 0c0330
@@ -8,7 +8,7 @@
  * bus:device.function, vendor:device, class code (class, subclass,
  * programming interface; 0c0330 is a USB xHCI controller).
  */
-#include "arch/x86_64/drivers/pci/pci.h"
+#include "drivers/pci/pci.h"
 
 #include "kernel/fs/ctlfs.h"
 #include "kernel/platform.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * arch/x86_64/drivers/usb/xhci_device.c - a USB device on the xHCI
+ * drivers/usb/xhci_device.c - a USB device on the xHCI
  * controller, from its port's reset to a keyboard sending reports (xHCI
  * 1.2 section 4.3; USB 2.0 section 9.1.2):
  *
@@ -33,8 +33,8 @@
 #include <string.h>
 
 #include "arch/x86_64/apic/lapic.h"
-#include "arch/x86_64/drivers/usb/usb.h"
-#include "arch/x86_64/drivers/usb/xhci.h"
+#include "drivers/usb/usb.h"
+#include "drivers/usb/xhci.h"
 #include "kernel/platform.h"
 #include "kernel/printk/console.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * arch/x86_64/drivers/usb/hc->c - the xHCI (USB 3) host controller: taking
+ * drivers/usb/hc->c - the xHCI (USB 3) host controller: taking
  * it from the firmware, resetting and starting it, its command and event
  * rings, and the timer tick that polls it.
  *
@@ -34,14 +34,14 @@
  * in that tick, busy-waiting for its port reset and transfers (a few tens
  * of milliseconds on hardware, during which that CPU does nothing else).
  */
-#include "arch/x86_64/drivers/usb/xhci.h"
+#include "drivers/usb/xhci.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #include "arch/x86_64/apic/lapic.h"
-#include "arch/x86_64/drivers/pci/pci.h"
-#include "arch/x86_64/drivers/serial.h"
+#include "drivers/pci/pci.h"
+#include "drivers/serial/serial.h"
 #include "arch/x86_64/paging.h"
 #include "kernel/platform.h"
 #include "kernel/time/time.h"

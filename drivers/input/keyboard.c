@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * arch/x86_64/drivers/keyboard.c - the PS/2 keyboard: scan codes to console input.
+ * drivers/input/keyboard.c - the PS/2 keyboard: scan codes to console input.
  *
  * The keyboard talks to the 8042 controller, which the CPU reads at two
  * ports: 0x64 (status on read, commands on write) and 0x60 (data). On
@@ -17,7 +17,7 @@
  * Lock and Ctrl apply, Enter is '\r' and Backspace 0x7f (as a serial
  * terminal sends them), keys that make no character are dropped.
  */
-#include "arch/x86_64/drivers/keyboard.h"
+#include "drivers/input/keyboard.h"
 
 #include <stdbool.h>
 

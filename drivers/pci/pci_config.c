@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * arch/x86_64/drivers/pci/pci_config.c - the two ways to PCI configuration
+ * drivers/pci/pci_config.c - the two ways to PCI configuration
  * space.
  *
  * ECAM (Enhanced Configuration Access Mechanism, PCI Express): every
@@ -18,7 +18,7 @@
  * move the dword through port 0xCFC. It reaches the first 256 bytes only,
  * which is all tally needs. Its two accesses must not be split: a lock.
  */
-#include "arch/x86_64/drivers/pci/pci_config.h"
+#include "drivers/pci/pci_config.h"
 
 #include <string.h>
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * arch/x86_64/drivers/serial.h - the COM1 16550 UART.
+ * drivers/serial/serial.h - the COM1 16550 UART.
  */
 #ifndef ARCH_X86_64_SERIAL_H
 #define ARCH_X86_64_SERIAL_H

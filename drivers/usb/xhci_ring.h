@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * arch/x86_64/drivers/usb/xhci_ring.h - xHCI rings: the TRB, the producer
+ * drivers/usb/xhci_ring.h - xHCI rings: the TRB, the producer
  * side of a command or transfer ring, the consumer side of an event ring.
  */
 #ifndef ARCH_X86_64_XHCI_RING_H

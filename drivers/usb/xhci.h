@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * arch/x86_64/drivers/usb/xhci.h - the xHCI host controller driver: its
+ * drivers/usb/xhci.h - the xHCI host controller driver: its
  * registers, its state, and what its files share: xhci.c (the
  * controller), xhci_device.c (a device, from port reset to keyboard),
  * xhci_hub.c (hubs' ports), xhci_proc.c (/proc/usb), with xhci_ring.c
@@ -13,8 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "arch/x86_64/drivers/usb/hid_kbd.h"
-#include "arch/x86_64/drivers/usb/xhci_ring.h"
+#include "drivers/usb/hid_kbd.h"
+#include "drivers/usb/xhci_ring.h"
 #include "kernel/locking/spinlock.h"
 
 /* --- registers (xHCI 1.2, chapter 5) ----------------------------------- */

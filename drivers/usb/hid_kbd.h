@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * arch/x86_64/drivers/usb/hid_kbd.h - a USB keyboard in the HID boot
+ * drivers/usb/hid_kbd.h - a USB keyboard in the HID boot
  * protocol: its 8-byte reports become console input bytes, with key
  * repeat. No registers here: the xHCI driver feeds it.
  */
