@@ -8,13 +8,11 @@
  */
 #include "kernel/boot_tasks.h"
 
-#include "drivers/pci/pci.h"
-#include "drivers/usb/xhci.h"
-#include "arch/x86_64/smp.h"
 #include "kernel/cgroup/cgroupfs.h"
 #include "kernel/fs/ctlfs.h"
 #include "kernel/exit.h"
 #include "kernel/fork.h"
+#include "kernel/initcall.h"
 #include "kernel/platform.h"
 #include "kernel/printk/console.h"
 #include "kernel/fs/proc.h"
@@ -59,14 +57,14 @@ _Noreturn void start_kernel_services(void)
 	if (tmpfs_init() < 0)
 		panic("tmpfs: cannot create /tmp");
 	static_key_proc_init();
-	pci_proc_init();
-	xhci_proc_init();
+	initcalls_run(fs);      /* the drivers' /proc files */
 	trace_init();  /* /sys/kernel/tracing; the rings come with the first event */
 	watermark_init();
 	task_table_init();      /* before the first task */
 	sched_start();          /* kmain's context is now the idle task */
 	reaper_start();         /* the first task: frees exited tasks' stacks */
 	console_sleep_on_input();  /* readers sleep on a wait queue from now */
+	initcalls_run(task);    /* the drivers' system tasks (USB hot-plug) */
 	if (task_spawn_system(&shell_program, "") < 0)
 		panic("shell: cannot create the shell task");
 	cpu_idle_loop();

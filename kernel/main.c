@@ -18,9 +18,6 @@
 #include "drivers/video/fb.h"
 #include "arch/x86_64/apic/ioapic.h"
 #include "arch/x86_64/jump_label.h"
-#include "drivers/input/keyboard.h"
-#include "drivers/pci/pci.h"
-#include "drivers/usb/xhci.h"
 #include "arch/x86_64/apic/lapic.h"
 #include "arch/x86_64/paging.h"
 #include "drivers/serial/serial.h"
@@ -28,8 +25,10 @@
 #include "arch/x86_64/trap.h"
 #include "drivers/video/vga.h"
 #include "kernel/boot_tasks.h"
+#include "kernel/initcall.h"
 #include "kernel/lib/cmdline.h"
 #include "kernel/platform.h"
+#include "kernel/sched/sched.h"
 #include "mm/init.h"
 
 extern int vga_enabled;
@@ -73,7 +72,7 @@ _Noreturn void kmain(uint32_t magic, uint64_t info_phys)
 	lapic_calibrate();
 	ioapic_init();
 	lapic_timer_start();
-	smp_boot(smp_limit());
+	smp_boot(smp_limit(), cpu_idle_loop);
 	acpi_numa_map_cpus();
 	fb_enable_write_combining();
 
@@ -83,10 +82,8 @@ _Noreturn void kmain(uint32_t magic, uint64_t info_phys)
 	printk("tally %s cpus=%u mem=%luMiB\n", TALLY_VERSION, nr_cpus,
 	       (unsigned long)mem_mib);
 
-	serial_irq_init();
-	keyboard_init();
-	pci_init();
-	xhci_init();    /* a USB keyboard, where there is no PS/2 */
+	initcalls_run(bus);     /* PCI */
+	initcalls_run(device);  /* the serial line's and keyboards' interrupts */
 	local_irq_enable();
 	start_kernel_services();
 	for (;;)

@@ -43,11 +43,8 @@ static void (*call_fn)(void *);
 static void *call_arg;
 static volatile int call_remaining;
 
-__attribute__((weak)) _Noreturn void cpu_idle_loop(void)
-{
-	for (;;)
-		__asm__ volatile("sti\n\thlt");
-}
+/* What each AP runs once it is up (smp_boot's idle). */
+static void (*ap_idle)(void);
 
 /* Called on each AP by ap_start64 (boot/trampoline.S). */
 _Noreturn void ap_main(unsigned int id)
@@ -58,7 +55,9 @@ _Noreturn void ap_main(unsigned int id)
 	lapic_init_this();
 	lapic_timer_start();
 	__atomic_store_n(&cpus[id].online, true, __ATOMIC_RELEASE);
-	cpu_idle_loop();
+	ap_idle();
+	for (;;)  /* idle() does not return; if it did, halt */
+		__asm__ volatile("cli\n\thlt");
 }
 
 static void call_service(void)
@@ -198,8 +197,9 @@ void smp_send_reschedule(unsigned int cpu)
 	lapic_send_ipi(cpus[cpu].apic_id, VECTOR_RESCHEDULE);
 }
 
-void smp_boot(unsigned int max_cpus)
+void smp_boot(unsigned int max_cpus, void (*idle)(void))
 {
+	ap_idle = idle;
 	uint32_t self = lapic_id();
 
 	trap_register(VECTOR_CALL_FUNC, call_function_interrupt);

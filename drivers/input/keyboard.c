@@ -24,6 +24,7 @@
 #include "arch/x86_64/io.h"
 #include "arch/x86_64/apic/ioapic.h"
 #include "arch/x86_64/trap.h"
+#include "kernel/initcall.h"
 #include "kernel/printk/console.h"
 
 #define KBD_DATA   0x60
@@ -248,3 +249,4 @@ void keyboard_init(void)
 	 * new edge: read it now. */
 	keyboard_interrupt(0);
 }
+INITCALL(device, keyboard_init);

@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "drivers/pci/pci_config.h"
+#include "kernel/initcall.h"
 #include "kernel/platform.h"
 
 static struct pci_dev devices[PCI_MAX_DEVICES];
@@ -63,6 +64,7 @@ void pci_init(void)
 		printk("pci: %zu functions, only the first %d are used\n",
 		       nr_devices + nr_missed, PCI_MAX_DEVICES);
 }
+INITCALL(bus, pci_init);
 
 const char *pci_config_method(void)
 {

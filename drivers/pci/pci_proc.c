@@ -11,6 +11,7 @@
 #include "drivers/pci/pci.h"
 
 #include "kernel/fs/ctlfs.h"
+#include "kernel/initcall.h"
 #include "kernel/platform.h"
 
 static int pci_read(struct ctl_node *file, char *buf, size_t size)
@@ -29,3 +30,4 @@ void pci_proc_init(void)
 	if (!ctl_create_file(proc, "pci", &pci_ops, NULL))
 		panic("pci_proc_init: cannot create /proc/pci");
 }
+INITCALL(fs, pci_proc_init);

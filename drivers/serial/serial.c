@@ -8,6 +8,7 @@
 #include "arch/x86_64/io.h"
 #include "arch/x86_64/apic/ioapic.h"
 #include "arch/x86_64/trap.h"
+#include "kernel/initcall.h"
 #include "kernel/printk/console.h"
 
 #define COM1 0x3f8
@@ -22,6 +23,19 @@
 
 static int serial_present;
 
+/* The console's view of the line: a terminal wants "\r\n". */
+static void serial_console_putc(char c)
+{
+	if (c == '\n')
+		serial_putc('\r');
+	serial_putc(c);
+}
+
+static const struct console_output serial_console = {
+	.name = "serial",
+	.putc = serial_console_putc,
+};
+
 void serial_init(void)
 {
 	outb(COM1 + REG_IER, 0x00);
@@ -33,6 +47,8 @@ void serial_init(void)
 	outb(COM1 + REG_MCR, 0x0b);     /* DTR, RTS, OUT2 (IRQ line enable) */
 	/* A missing UART reads back 0xff. */
 	serial_present = inb(COM1 + REG_LSR) != 0xff;
+	if (serial_present)
+		console_register_output(&serial_console);
 }
 
 void serial_putc(char c)
@@ -61,3 +77,4 @@ void serial_irq_init(void)
 	/* Bytes that arrived before the interrupt was on. */
 	serial_interrupt(0);
 }
+INITCALL(device, serial_irq_init);

@@ -24,15 +24,21 @@
  *
  * Events are not signalled by interrupt: the controller writes them to the
  * event ring in memory whether or not interrupts are on, so the boot CPU's
- * timer tick (xhci_tick, 1000 times a second) looks at the next event's
- * cycle bit - a read of ordinary memory - and handles what is there.
- * While tally waits for a command or a control transfer (at boot, or when
- * a keyboard is plugged in), it calls the same event loop in a busy wait.
- * Only the boot CPU touches the controllers: at boot before interrupts are
- * on, then from its tick. Hot-plug is handled there too: a port's connect
- * change is looked at PORT_DEBOUNCE_MS later, and a new device is set up
- * in that tick, busy-waiting for its port reset and transfers (a few tens
- * of milliseconds on hardware, during which that CPU does nothing else).
+ * timer tick (xhci_tick, a TICK_HOOK: 1000 times a second) looks at the
+ * next event's cycle bit - a read of ordinary memory - and handles what
+ * is there: keyboard reports, key repeat, and port changes, which it only
+ * notes. While tally waits for a command or a control transfer (at boot,
+ * or when a keyboard is plugged in), it calls the same event loop in a
+ * busy wait.
+ *
+ * Hot-plug runs in a system task, khubd (as Linux's hub thread was once
+ * called): a port's connect change is looked at PORT_DEBOUNCE_MS later,
+ * and a new device is set up there, waiting for its port reset and
+ * transfers (a few tens of milliseconds on hardware) in a task that the
+ * scheduler can move or preempt, not in an interrupt. The controllers are
+ * touched at boot before interrupts are on, then by the tick and by khubd
+ * in turn: whoever holds xhci_busy. khubd waits for it; the tick skips a
+ * tick while khubd holds it (khubd's own waits take events meanwhile).
  */
 #include "drivers/usb/xhci.h"
 
@@ -43,7 +49,12 @@
 #include "drivers/pci/pci.h"
 #include "drivers/serial/serial.h"
 #include "arch/x86_64/paging.h"
+#include "kernel/fork.h"
+#include "kernel/initcall.h"
+#include "kernel/panic.h"
 #include "kernel/platform.h"
+#include "kernel/programs/program.h"
+#include "kernel/sched/wait.h"
 #include "kernel/time/time.h"
 #include "mm/buddy.h"
 #include "mm/page.h"
@@ -429,30 +440,120 @@ void xhci_init(void)
 	}
 }
 
-void xhci_tick(void)
-{
-	uint64_t now = uptime_ms();
-	bool any = false;
+INITCALL(device, xhci_init);
 
+/* --- the tick and khubd ------------------------------------------------- */
+
+/* Held by whoever touches the controllers after boot: the tick or khubd. */
+static bool xhci_busy;
+/* Set by the tick when a port or a hub needs khubd; khubd clears it. */
+static bool hotplug_pending = true;
+static DECLARE_WAIT_QUEUE_HEAD(hotplug_wq);
+
+static bool xhci_trylock(void)
+{
+	return !__atomic_exchange_n(&xhci_busy, true, __ATOMIC_ACQUIRE);
+}
+
+static void xhci_unlock(void)
+{
+	__atomic_store_n(&xhci_busy, false, __ATOMIC_RELEASE);
+}
+
+/* hotplug_due - has a port's debounce time passed, or a hub spoken?
+ * xhci_busy held. */
+static bool hotplug_due(uint64_t now)
+{
+	for (unsigned int i = 0; i < xhci_nr_hcs; i++) {
+		struct xhci *hc = &xhci_hcs[i];
+		if (!hc->running)
+			continue;
+		for (unsigned int port = 1; port <= hc->max_ports; port++) {
+			uint64_t at = hc->port_check_at[port];
+			if (at && now >= at)
+				return true;
+		}
+	}
+	return xhci_hubs_changed();
+}
+
+/* xhci_tick - the boot CPU's tick: take events, repeat held keys, and
+ * wake khubd when a port or a hub needs it. */
+static void xhci_tick(void)
+{
+	uint64_t now;
+	bool any = false, due;
+
+	if (this_cpu()->id != 0 || !xhci_trylock())
+		return;
+	now = uptime_ms();
 	for (unsigned int i = 0; i < xhci_nr_hcs; i++) {
 		struct xhci *hc = &xhci_hcs[i];
 		if (!hc->running)
 			continue;
 		any = true;
 		process_events(hc, now);
+	}
+	if (any)
+		xhci_devices_tick(now);
+	due = any && hotplug_due(now);
+	xhci_unlock();
+	if (due && !__atomic_exchange_n(&hotplug_pending, true,
+					__ATOMIC_ACQ_REL))
+		wake_up_all(&hotplug_wq);
+}
+TICK_HOOK(xhci_tick);
+
+/* hotplug_ports - each port whose debounce time has passed: the old device
+ * is gone (a disconnect, or a disconnect and a new connect since the last
+ * look), and a device there now is set up. xhci_busy held. */
+static void hotplug_ports(uint64_t now)
+{
+	for (unsigned int i = 0; i < xhci_nr_hcs; i++) {
+		struct xhci *hc = &xhci_hcs[i];
+		if (!hc->running)
+			continue;
 		for (unsigned int port = 1; port <= hc->max_ports; port++) {
 			uint64_t at = hc->port_check_at[port];
 			if (!at || now < at)
 				continue;
 			hc->port_check_at[port] = 0;
-			/* A disconnect, or a disconnect and a new connect
-			 * since the last look: the old device is gone
-			 * either way. */
 			xhci_port_disconnected(hc, port);
 			if (xhci_read32(hc->op, OP_PORTSC(port)) & PORTSC_CCS)
 				xhci_port_connected(hc, port);
 		}
 	}
-	if (any)
-		xhci_devices_tick(now);
 }
+
+/* khubd_main - the hot-plug task: sleep until the tick says a port or a
+ * hub changed, then take the controllers and set up or forget devices. */
+static void khubd_main(struct task *self, const char *arg)
+{
+	for (;;) {
+		wait_event(&hotplug_wq,
+			   __atomic_load_n(&hotplug_pending, __ATOMIC_ACQUIRE));
+		__atomic_store_n(&hotplug_pending, false, __ATOMIC_RELEASE);
+		while (!xhci_trylock())
+			msleep(1);
+		hotplug_ports(uptime_ms());
+		xhci_hubs_check();
+		xhci_unlock();
+	}
+}
+
+static const struct program khubd_program = {
+	.name = "khubd",
+	.main = khubd_main,
+};
+
+/* xhci_hotplug_start - start khubd, where a controller runs. */
+static void xhci_hotplug_start(void)
+{
+	bool any = false;
+
+	for (unsigned int i = 0; i < xhci_nr_hcs; i++)
+		any |= xhci_hcs[i].running;
+	if (any && task_spawn_system(&khubd_program, "") < 0)
+		panic("xhci: cannot create the khubd task");
+}
+INITCALL(task, xhci_hotplug_start);

@@ -309,9 +309,15 @@ void xhci_note_clear(struct xhci *hc, const char *where);
 void xhci_transfer_event(struct xhci *hc, const struct xhci_trb *ev,
 			 uint64_t now_ms);
 
-/* xhci_devices_tick - repeat held keys of every keyboard at now_ms; look
- * at the hubs that reported a change. */
+/* xhci_devices_tick - repeat held keys of every keyboard at now_ms. */
 void xhci_devices_tick(uint64_t now_ms);
+
+/* xhci_hubs_changed - has a hub reported a change not yet looked at? */
+bool xhci_hubs_changed(void);
+
+/* xhci_hubs_check - look at the ports of each hub that reported a change
+ * (khubd, which may wait for transfers). */
+void xhci_hubs_check(void);
 
 /* --- the interface to the rest of the kernel ---------------------------- */
 
@@ -331,9 +337,5 @@ size_t xhci_show(char *buf, size_t size);
 
 /* xhci_proc_init - add /proc/usb (/proc must exist). */
 void xhci_proc_init(void);
-
-/* xhci_tick - the boot CPU's timer tick: take events (keyboard reports,
- * ports plugged and unplugged), repeat held keys. */
-void xhci_tick(void);
 
 #endif

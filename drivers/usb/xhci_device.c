@@ -443,7 +443,7 @@ void xhci_transfer_event(struct xhci *hc, const struct xhci_trb *ev,
 		return;
 	}
 	if (s->hub) {
-		s->hub_check = true;    /* looked at from the tick */
+		s->hub_check = true;    /* looked at by khubd */
 		xhci_queue_interrupt_in(s);
 		return;
 	}
@@ -460,6 +460,21 @@ void xhci_devices_tick(uint64_t now_ms)
 		struct xhci_slot *s = &slots[i];
 		if (s->used && s->keyboard)
 			hid_kbd_tick(&s->kbd, now_ms);
+	}
+}
+
+bool xhci_hubs_changed(void)
+{
+	for (unsigned int i = 0; i < XHCI_MAX_SLOTS; i++)
+		if (slots[i].used && slots[i].hub && slots[i].hub_check)
+			return true;
+	return false;
+}
+
+void xhci_hubs_check(void)
+{
+	for (unsigned int i = 0; i < XHCI_MAX_SLOTS; i++) {
+		struct xhci_slot *s = &slots[i];
 		if (s->used && s->hub && s->hub_check) {
 			s->hub_check = false;
 			xhci_hub_check(s);

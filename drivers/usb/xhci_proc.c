@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "kernel/fs/ctlfs.h"
+#include "kernel/initcall.h"
 #include "kernel/platform.h"
 
 void xhci_note(struct xhci *hc, const char *where, const char *fmt, ...)
@@ -108,3 +109,4 @@ void xhci_proc_init(void)
 	if (!ctl_create_file(proc, "usb", &usb_ops, NULL))
 		panic("xhci_proc_init: cannot create /proc/usb");
 }
+INITCALL(fs, xhci_proc_init);

@@ -33,6 +33,7 @@
 #include "arch/x86_64/io.h"
 #include "arch/x86_64/paging.h"
 #include "kernel/platform.h"
+#include "kernel/printk/console.h"
 
 /* The largest grid kept: 320x160 cells (2560x2560 pixels with an 8x16 font
  * at scale 1); larger screens get a larger scale. */
@@ -207,6 +208,11 @@ void fb_putc(char ch)
 	__asm__ volatile("sfence" ::: "memory");  /* drain write-combining */
 }
 
+static const struct console_output fb_console = {
+	.name = "fb",
+	.putc = fb_putc,
+};
+
 void fb_init(const struct boot_framebuffer *info)
 {
 	if (!info->addr || info->type != FB_TYPE_RGB)
@@ -243,6 +249,7 @@ void fb_init(const struct boot_framebuffer *info)
 	fb.active = true;
 	clear_screen();
 	cursor_show(true);
+	console_register_output(&fb_console);
 }
 
 /*

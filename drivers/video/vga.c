@@ -9,6 +9,7 @@
 
 #include "arch/x86_64/io.h"
 #include "kernel/platform.h"
+#include "kernel/printk/console.h"
 
 #define VGA_COLS 80
 #define VGA_ROWS 25
@@ -27,6 +28,11 @@ static void vga_set_cursor(void)
 	outb(0x3d5, (pos >> 8) & 0xff);
 }
 
+static const struct console_output vga_console = {
+	.name = "vga",
+	.putc = vga_putc,
+};
+
 void vga_init(void)
 {
 	if (!vga_enabled)
@@ -35,6 +41,7 @@ void vga_init(void)
 	for (int i = 0; i < VGA_COLS * VGA_ROWS; i++)
 		vga_cells[i] = VGA_ATTR | ' ';
 	vga_row = vga_col = 0;
+	console_register_output(&vga_console);
 }
 
 static void vga_scroll(void)

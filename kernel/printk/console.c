@@ -22,10 +22,6 @@
 
 #include <string.h>
 
-#include "drivers/video/fb.h"
-#include "arch/x86_64/io.h"
-#include "drivers/serial/serial.h"
-#include "drivers/video/vga.h"
 #include "kernel/panic.h"
 #include "kernel/locking/spinlock.h"
 #include "kernel/sched/wait.h"
@@ -52,16 +48,25 @@ void (*console_wait_hook)(void);
 /* console_wake_hook - called (interrupt context) when input arrived. */
 void (*console_wake_hook)(void);
 
+/* The output devices, in the order they registered. */
+static const struct console_output *outputs[CONSOLE_MAX_OUTPUTS];
+static unsigned int nr_outputs;
+
+void console_register_output(const struct console_output *out)
+{
+	unsigned long flags = spin_lock_irqsave(&console_lock);
+
+	if (nr_outputs < CONSOLE_MAX_OUTPUTS)
+		outputs[nr_outputs++] = out;
+	spin_unlock_irqrestore(&console_lock, flags);
+}
+
 /* emit - to every output device. console_lock held (or a panic). */
 static void emit(const char *s, size_t len)
 {
-	for (size_t i = 0; i < len; i++) {
-		if (s[i] == '\n')
-			serial_putc('\r');
-		serial_putc(s[i]);
-		vga_putc(s[i]);
-		fb_putc(s[i]);
-	}
+	for (size_t i = 0; i < len; i++)
+		for (unsigned int d = 0; d < nr_outputs; d++)
+			outputs[d]->putc(s[i]);
 }
 
 void console_write(const char *s, size_t len)

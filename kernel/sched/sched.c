@@ -389,19 +389,20 @@ void schedule_timeout(uint64_t ticks)
 	set_current_state(TASK_RUNNING);
 }
 
-/* msleep - kernel/time/time.h. A killed task's sleep ends early (it is on its
- * way out). Before the scheduler runs, the CPU halts between ticks. */
-void msleep(unsigned int ms)
+/*
+ * sched_sleep_until - msleep()'s way to wait once the scheduler runs
+ * (registered with time_register_sleep by sched_start): the task sleeps
+ * until jiffies >= end. A killed task's sleep ends early (it is on its
+ * way out). On a CPU with no run queue yet, or in an idle task, the CPU
+ * halts between ticks instead.
+ */
+static void sched_sleep_until(uint64_t end)
 {
-	/* One tick more: the current tick is already partly gone, and
-	 * "at least ms" must hold even if the next one comes at once. */
-	uint64_t end = jiffies + ((uint64_t)ms * HZ + 999) / 1000 + 1;
 	struct sched_cpu *sc = this_sched();
 
 	if (!sched_running || !sc || !sc->ready ||
 	    (current->flags & TASK_IDLE)) {
-		while (jiffies < end)
-			__asm__ volatile("sti\n\thlt" ::: "memory");
+		time_halt_until(end);
 		return;
 	}
 	while (jiffies < end && !current_killed()) {
@@ -473,7 +474,9 @@ static void load_balance(struct sched_cpu *this_sc)
 		this_cpu()->need_resched = 1;
 }
 
-void scheduler_tick(void)
+/* scheduler_tick - this CPU's share of the tick: expired timers, the
+ * current task's time, preemption and load balancing. */
+static void scheduler_tick(void)
 {
 	struct sched_cpu *sc = this_sched();
 	bool idle;
@@ -496,6 +499,8 @@ void scheduler_tick(void)
 		load_balance(sc);
 	}
 }
+
+TICK_HOOK(scheduler_tick);
 
 /* --- idle ------------------------------------------------------------------------ */
 
@@ -583,5 +588,6 @@ void sched_start(void)
 			all_rqs[i] = &sched_cpus[i].rq;  /* until it runs */
 	sched_init_cpu();
 	irq_exit_hook = sched_irq_exit;
+	time_register_sleep(sched_sleep_until);
 	__atomic_store_n(&sched_running, true, __ATOMIC_RELEASE);
 }

@@ -43,6 +43,12 @@ extern bool sched_running;
  */
 void sched_start(void);
 
+/* cpu_idle_loop - what a CPU does when it has nothing else: its run queue
+ * and idle task are set up on the first call, then it runs tasks as they
+ * come and halts between them. kmain hands it to the other CPUs
+ * (smp_boot) and start_kernel_services() ends in it. Never returns. */
+_Noreturn void cpu_idle_loop(void);
+
 /* sched_stats_print - the lines of /proc/sched, one record each (kernel/fs/
  * proc.c makes the file). */
 struct emitter;

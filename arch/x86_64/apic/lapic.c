@@ -9,7 +9,6 @@
  * can time short delays.
  */
 #include "arch/x86_64/apic/lapic.h"
-#include "drivers/usb/xhci.h"
 
 #include "arch/x86_64/acpi/acpi.h"
 #include "arch/x86_64/io.h"
@@ -162,12 +161,10 @@ void lapic_calibrate(void)
 	tsc_khz = (tsc1 - tsc0) * 1000 / us;
 }
 
+/* The timer's interrupt is the tick (kernel/time/time.c); what else runs
+ * on it is registered there, not named here. */
 static void timer_interrupt(struct trap_frame *frame)
 {
-	/* The USB keyboard is polled by the boot CPU's tick: its reports,
-	 * its key repeat, a keyboard plugged in (drivers/usb/xhci.c). */
-	if (this_cpu()->id == 0)
-		xhci_tick();
 	timer_tick();
 }
 
