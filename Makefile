@@ -95,12 +95,12 @@ KERNEL_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(KERNEL_C)) \
 # --- host builds of mm/ and the pure logic of kernel/ ------------------------
 # mm/ (all of it) and these folders of kernel/ are pure logic: every file in
 # them compiles for the host too, behind the platform interface
-# (kernel/platform.h; tests/unit/host_*.c stand in for the machine).
+# (kernel/base/platform.h; tests/unit/host_*.c stand in for the machine).
 HOST_DIRS := kernel/lib kernel/fs kernel/cgroup kernel/shell kernel/trace
 # Host-built files outside those folders, and kernel-only files inside them.
 # Each must exist: a file that moves out from under a name here stops the
 # build instead of silently leaving the host build.
-HOST_ALSO := kernel/static_key.c kernel/static_key_table.c kernel/sched/runqueue.c
+HOST_ALSO := kernel/static_key.c kernel/static_key_table.c kernel/task/runqueue.c
 HOST_EXCLUDE := kernel/fs/proc.c kernel/shell/cmd_tasks.c \
 	kernel/shell/cmd_locktest.c kernel/shell/script.c \
 	kernel/trace/trace.c kernel/trace/trace_events.c kernel/trace/trace_fs.c \
@@ -110,8 +110,8 @@ HOST_SRCS := $(sort $(call rwildcard,mm,*.c) \
 	$(filter-out $(HOST_EXCLUDE),$(foreach d,$(HOST_DIRS),$(wildcard $(d)/*.c))) \
 	$(HOST_ALSO)) $(wildcard tests/unit/host_*.c)
 HOST_HEADERS := $(KERNEL_H) $(wildcard tests/unit/*.h)
-# The host chooses its platform stubs here: kernel/platform.h names only the
-# kernel's (arch/x86_64/platform.h), and -include puts the pthread versions
+# The host chooses its platform stubs here: kernel/base/platform.h names only the
+# kernel's (arch/x86_64/asm/platform.h), and -include puts the pthread versions
 # in front of every host-compiled file.
 HOST_CFLAGS := -std=gnu11 -g -O1 -I. -DTALLY_HOST -DCONFIG_MEMCG_KMEM \
 	-include tests/unit/host_platform.h \

@@ -12,7 +12,7 @@
 
 #include <string.h>
 
-#include "kernel/platform.h"
+#include "kernel/base/platform.h"
 
 struct boot_info boot_info;
 

@@ -24,7 +24,7 @@
 #include <string.h>
 
 #include "arch/x86_64/io.h"
-#include "kernel/platform.h"
+#include "kernel/base/platform.h"
 
 #define PT_POOL_PAGES 320  /* direct map of up to ~256 GiB */
 

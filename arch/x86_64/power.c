@@ -6,14 +6,14 @@
  * writing V to port 0xf4 ends QEMU at once with exit status 2V+1. Without
  * the device the write goes nowhere - on real hardware, and in QEMU
  * without it - and the machine goes on: then poweroff turns it off the
- * ACPI way (S5, arch/x86_64/acpi/acpi_power.c), and reboot restarts it through
+ * ACPI way (S5, arch/x86_64/acpi_power.c), and reboot restarts it through
  * the ACPI reset register, the keyboard controller, or a triple fault.
  */
-#include "kernel/power.h"
+#include "kernel/base/power.h"
 
-#include "arch/x86_64/acpi/acpi_power.h"
+#include "arch/x86_64/acpi_power.h"
 #include "arch/x86_64/io.h"
-#include "kernel/platform.h"
+#include "kernel/base/platform.h"
 
 #define DEBUG_EXIT_PORT 0xf4
 

@@ -17,14 +17,14 @@
 
 #include <string.h>
 
-#include "arch/x86_64/acpi/acpi.h"
-#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/acpi.h"
+#include "arch/x86_64/asm/cpu.h"
 #include "arch/x86_64/io.h"
-#include "arch/x86_64/apic/lapic.h"
+#include "arch/x86_64/lapic.h"
 #include "arch/x86_64/paging.h"
 #include "arch/x86_64/trap.h"
-#include "kernel/platform.h"
-#include "kernel/locking/spinlock.h"
+#include "kernel/base/platform.h"
+#include "kernel/base/spinlock.h"
 
 #define TRAMPOLINE_BASE 0x8000
 #define AP_STACK_SIZE 16384

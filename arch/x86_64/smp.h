@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * arch/x86_64/smp.h - starting the other CPUs, and asking them to run a
- * function (smp_call_function_all, in kernel/platform.h).
+ * function (smp_call_function_all, in kernel/base/platform.h).
  */
 #ifndef ARCH_X86_64_SMP_H
 #define ARCH_X86_64_SMP_H

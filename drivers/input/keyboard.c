@@ -22,9 +22,9 @@
 #include <stdbool.h>
 
 #include "arch/x86_64/io.h"
-#include "arch/x86_64/apic/ioapic.h"
+#include "arch/x86_64/ioapic.h"
 #include "arch/x86_64/trap.h"
-#include "kernel/initcall.h"
+#include "kernel/base/initcall.h"
 #include "kernel/printk/console.h"
 
 #define KBD_DATA   0x60

@@ -15,8 +15,8 @@
 #include <stdio.h>
 
 #include "drivers/pci/pci_config.h"
-#include "kernel/initcall.h"
-#include "kernel/platform.h"
+#include "kernel/base/initcall.h"
+#include "kernel/base/platform.h"
 
 static struct pci_dev devices[PCI_MAX_DEVICES];
 static size_t nr_devices;

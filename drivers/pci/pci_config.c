@@ -22,11 +22,11 @@
 
 #include <string.h>
 
-#include "arch/x86_64/acpi/acpi.h"
+#include "arch/x86_64/acpi.h"
 #include "arch/x86_64/io.h"
 #include "arch/x86_64/paging.h"
-#include "kernel/locking/spinlock.h"
-#include "kernel/platform.h"
+#include "kernel/base/spinlock.h"
+#include "kernel/base/platform.h"
 
 #define PCI_ADDR 0xcf8
 #define PCI_DATA 0xcfc

@@ -11,8 +11,8 @@
 #include "drivers/pci/pci.h"
 
 #include "kernel/fs/ctlfs.h"
-#include "kernel/initcall.h"
-#include "kernel/platform.h"
+#include "kernel/base/initcall.h"
+#include "kernel/base/platform.h"
 
 static int pci_read(struct ctl_node *file, char *buf, size_t size)
 {

@@ -6,9 +6,9 @@
 #include "drivers/serial/serial.h"
 
 #include "arch/x86_64/io.h"
-#include "arch/x86_64/apic/ioapic.h"
+#include "arch/x86_64/ioapic.h"
 #include "arch/x86_64/trap.h"
-#include "kernel/initcall.h"
+#include "kernel/base/initcall.h"
 #include "kernel/printk/console.h"
 
 #define COM1 0x3f8

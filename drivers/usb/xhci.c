@@ -45,15 +45,15 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "arch/x86_64/apic/lapic.h"
+#include "arch/x86_64/lapic.h"
 #include "drivers/pci/pci.h"
 #include "drivers/serial/serial.h"
 #include "arch/x86_64/paging.h"
-#include "kernel/fork.h"
-#include "kernel/initcall.h"
-#include "kernel/panic.h"
-#include "kernel/platform.h"
-#include "kernel/programs/program.h"
+#include "kernel/sched/fork.h"
+#include "kernel/base/initcall.h"
+#include "kernel/base/panic.h"
+#include "kernel/base/platform.h"
+#include "kernel/sched/program.h"
 #include "kernel/sched/wait.h"
 #include "kernel/time/time.h"
 #include "mm/buddy.h"

@@ -15,7 +15,7 @@
 
 #include "drivers/usb/hid_kbd.h"
 #include "drivers/usb/xhci_ring.h"
-#include "kernel/locking/spinlock.h"
+#include "kernel/base/spinlock.h"
 
 /* --- registers (xHCI 1.2, chapter 5) ----------------------------------- */
 

@@ -32,10 +32,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "arch/x86_64/apic/lapic.h"
+#include "arch/x86_64/lapic.h"
 #include "drivers/usb/usb.h"
 #include "drivers/usb/xhci.h"
-#include "kernel/platform.h"
+#include "kernel/base/platform.h"
 #include "kernel/printk/console.h"
 
 /* The slots of all controllers: a pool, each entry taken by one device

@@ -28,7 +28,7 @@
  */
 #include <stdio.h>
 
-#include "arch/x86_64/apic/lapic.h"
+#include "arch/x86_64/lapic.h"
 #include "drivers/usb/usb.h"
 #include "drivers/usb/xhci.h"
 

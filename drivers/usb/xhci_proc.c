@@ -22,8 +22,8 @@
 #include <string.h>
 
 #include "kernel/fs/ctlfs.h"
-#include "kernel/initcall.h"
-#include "kernel/platform.h"
+#include "kernel/base/initcall.h"
+#include "kernel/base/platform.h"
 
 void xhci_note(struct xhci *hc, const char *where, const char *fmt, ...)
 {

@@ -32,7 +32,7 @@
 #include "drivers/video/fb_font.h"
 #include "arch/x86_64/io.h"
 #include "arch/x86_64/paging.h"
-#include "kernel/platform.h"
+#include "kernel/base/platform.h"
 #include "kernel/printk/console.h"
 
 /* The largest grid kept: 320x160 cells (2560x2560 pixels with an 8x16 font

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "arch/x86_64/io.h"
-#include "kernel/platform.h"
+#include "kernel/base/platform.h"
 #include "kernel/printk/console.h"
 
 #define VGA_COLS 80

@@ -28,7 +28,7 @@
 
 #include <stdint.h>
 
-#include "kernel/section_table.h"
+#include "kernel/base/section_table.h"
 
 #define BENCH_BATCH 256    /* operations per timed round */
 #define BENCH_ROUNDS 501   /* timed rounds (odd: a true median) */

@@ -66,9 +66,9 @@
 #include <stdbool.h>
 
 #include "arch/x86_64/io.h"
-#include "arch/x86_64/apic/lapic.h"
+#include "arch/x86_64/lapic.h"
 #include "kernel/bench/bench.h"
-#include "kernel/platform.h"
+#include "kernel/base/platform.h"
 #include "mm/buddy.h"
 #include "mm/memcg/memcontrol.h"
 #include "mm/numa.h"

@@ -22,7 +22,7 @@
  */
 #include "kernel/bench/bench.h"
 #include "mm/buddy.h"
-#include "kernel/platform.h"
+#include "kernel/base/platform.h"
 #include "mm/memcg/memcontrol.h"
 #include "mm/page.h"
 #include "mm/memcg/stock.h"

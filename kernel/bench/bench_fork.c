@@ -15,11 +15,11 @@
 
 #include "arch/x86_64/io.h"
 #include "kernel/bench/bench.h"
-#include "kernel/exit.h"
-#include "kernel/fork.h"
-#include "kernel/platform.h"
-#include "kernel/programs/program.h"
-#include "kernel/task_ops.h"
+#include "kernel/sched/exit.h"
+#include "kernel/sched/fork.h"
+#include "kernel/base/platform.h"
+#include "kernel/sched/program.h"
+#include "kernel/task/task_ops.h"
 #include "mm/memcg/memcontrol.h"
 
 static uint64_t *timed;

@@ -21,11 +21,11 @@
  */
 #include <errno.h>
 
-#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/asm/cpu.h"
 #include "kernel/bench/bench.h"
-#include "kernel/fork.h"
-#include "kernel/platform.h"
-#include "kernel/task.h"
+#include "kernel/sched/fork.h"
+#include "kernel/base/platform.h"
+#include "kernel/task/task.h"
 #include "mm/buddy.h"
 #include "mm/page.h"
 #include "mm/memcg/kmem_hooks.h"

@@ -20,7 +20,7 @@
 #include <errno.h>
 
 #include "kernel/fs/ctlfs.h"
-#include "kernel/platform.h"
+#include "kernel/base/platform.h"
 #include "mm/debug_free.h"
 #include "mm/fail_page.h"
 #include "mm/meminfo.h"

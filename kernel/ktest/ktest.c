@@ -13,8 +13,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "kernel/platform.h"
-#include "kernel/shell/shell_command.h"
+#include "kernel/base/platform.h"
+#include "kernel/base/shell_command.h"
 
 void ktest_fail(struct ktest *t, const char *file, int line, const char *msg)
 {

@@ -18,7 +18,7 @@
 
 #include <stdbool.h>
 
-#include "kernel/section_table.h"
+#include "kernel/base/section_table.h"
 
 struct ktest {
 	const char *name;

@@ -13,7 +13,7 @@
 
 #include "kernel/fs/ctlfs.h"
 #include "kernel/ktest/ktest.h"
-#include "kernel/platform.h"
+#include "kernel/base/platform.h"
 #include "mm/buddy.h"
 #include "mm/meminfo.h"
 #include "mm/pcp.h"

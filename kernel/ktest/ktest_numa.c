@@ -10,7 +10,7 @@
  * They count free pages: a quiet machine is expected (the shell waits).
  */
 #include "kernel/ktest/ktest.h"
-#include "kernel/platform.h"
+#include "kernel/base/platform.h"
 #include "mm/buddy.h"
 #include "mm/numa.h"
 #include "mm/pcp.h"

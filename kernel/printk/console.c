@@ -22,8 +22,8 @@
 
 #include <string.h>
 
-#include "kernel/panic.h"
-#include "kernel/locking/spinlock.h"
+#include "kernel/base/panic.h"
+#include "kernel/base/spinlock.h"
 #include "kernel/sched/wait.h"
 
 static spinlock_t console_lock = SPINLOCK_INIT;

@@ -72,7 +72,7 @@ extern void (*console_wake_hook)(void);
 
 /* console_sleep_on_input - from now on a reader waiting for input sleeps
  * on a wait queue that input wakes. Called once the scheduler runs
- * (kernel/boot_tasks.c). */
+ * (kernel/init/boot_tasks.c). */
 void console_sleep_on_input(void);
 
 #endif

@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "kernel/lib/memparse.h"
-#include "kernel/programs/program.h"
+#include "kernel/sched/program.h"
 #include "kernel/fs/tmpfs.h"
 #include "kernel/programs/stress.h"
 #include "mm/page.h"

@@ -2,7 +2,7 @@
 /*
  * kernel/sched/sched.c - the SMP scheduler: per-CPU run queues, switching,
  * preemption, wake-ups, sleeping, the idle loop and load balancing (see
- * kernel/sched/sched.h; the queueing policy is kernel/sched/runqueue.c).
+ * kernel/sched/sched.h; the queueing policy is kernel/task/runqueue.c).
  *
  * The path of a switch, in order:
  *
@@ -24,19 +24,19 @@
 
 #include <stdio.h>
 
-#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/asm/cpu.h"
 #include "arch/x86_64/io.h"
-#include "arch/x86_64/apic/lapic.h"
+#include "arch/x86_64/lapic.h"
 #include "arch/x86_64/smp.h"
 #include "arch/x86_64/trap.h"
 #include "kernel/lib/emit.h"
-#include "kernel/exit.h"
-#include "kernel/panic.h"
-#include "kernel/platform.h"
-#include "kernel/sched/runqueue.h"
-#include "kernel/locking/spinlock.h"
-#include "kernel/task.h"
-#include "kernel/task_table.h"
+#include "kernel/sched/exit.h"
+#include "kernel/base/panic.h"
+#include "kernel/base/platform.h"
+#include "kernel/task/runqueue.h"
+#include "kernel/base/spinlock.h"
+#include "kernel/task/task.h"
+#include "kernel/sched/task_table.h"
 #include "kernel/time/time.h"
 #include "kernel/time/timer.h"
 #include "kernel/sched/wait.h"

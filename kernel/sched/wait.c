@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
  * kernel/sched/wait.c - wait queues (see kernel/sched/wait.h), and the OOM wait of
- * kernel/task_ops.h built on one.
+ * kernel/task/task_ops.h built on one.
  */
 #include "kernel/sched/wait.h"
 
 #include "kernel/sched/sched.h"
-#include "kernel/task.h"
-#include "kernel/task_ops.h"
+#include "kernel/task/task.h"
+#include "kernel/task/task_ops.h"
 
 void prepare_to_wait(struct wait_queue_head *wq, struct wait_queue_entry *w)
 {
@@ -50,7 +50,7 @@ void wake_up(struct wait_queue_head *wq)
 	spin_unlock_irqrestore(&wq->lock, flags);
 }
 
-/* --- the OOM wait (kernel/task_ops.h) ---------------------------------------- */
+/* --- the OOM wait (kernel/task/task_ops.h) ---------------------------------------- */
 
 /* A task waiting for memory in a domain's OOM sleeps at most this long
  * before it looks again. */

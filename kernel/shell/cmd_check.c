@@ -16,7 +16,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "kernel/shell/shell_command.h"
+#include "kernel/base/shell_command.h"
 #include "mm/memcg/memcg_check.h"
 #include "mm/slab.h"
 

@@ -15,7 +15,7 @@
 
 #include "arch/x86_64/boot_info.h"
 #include "kernel/lib/cmdline.h"
-#include "kernel/platform.h"
+#include "kernel/base/platform.h"
 #include "kernel/shell/shell.h"
 #include "mm/slab.h"
 

@@ -14,10 +14,10 @@
 
 #include "kernel/fs/ctlfs.h"
 #include "kernel/lib/memparse.h"
-#include "kernel/platform.h"
-#include "kernel/power.h"
+#include "kernel/base/platform.h"
+#include "kernel/base/power.h"
 #include "kernel/shell/shell.h"
-#include "kernel/shell/shell_command.h"
+#include "kernel/base/shell_command.h"
 #include "kernel/shell/shell_line.h"
 #include "kernel/time/time.h"
 

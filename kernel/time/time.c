@@ -8,8 +8,8 @@
  */
 #include "kernel/time/time.h"
 
-#include "arch/x86_64/cpu.h"
-#include "kernel/platform.h"
+#include "arch/x86_64/asm/cpu.h"
+#include "kernel/base/platform.h"
 
 volatile uint64_t jiffies;
 

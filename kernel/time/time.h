@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "kernel/section_table.h"
+#include "kernel/base/section_table.h"
 
 #define HZ 1000  /* timer ticks per second on every CPU */
 
