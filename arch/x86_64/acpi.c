@@ -111,14 +111,17 @@ static void parse_madt(uint64_t madt_phys)
 		}
 		case 1:  /* IO-APIC: id, reserved, address, GSI base */
 			if (!acpi_info.ioapic_phys) {
-				acpi_info.ioapic_phys = *(const uint32_t *)(p + 4);
-				acpi_info.ioapic_gsi_base = *(const uint32_t *)(p + 8);
+				const uint32_t *w = (const uint32_t *)(p + 4);
+
+				acpi_info.ioapic_phys = w[0];
+				acpi_info.ioapic_gsi_base = w[1];
 			}
 			break;
 		case 2:  /* interrupt source override: bus, irq, gsi, flags */
 			if (acpi_info.nr_overrides < 16) {
+				unsigned int n = acpi_info.nr_overrides++;
 				struct acpi_irq_override *o =
-					&acpi_info.overrides[acpi_info.nr_overrides++];
+					&acpi_info.overrides[n];
 				o->isa_irq = p[3];
 				o->gsi = *(const uint32_t *)(p + 4);
 				o->flags = *(const uint16_t *)(p + 8);
@@ -207,7 +210,8 @@ static void parse_srat(uint64_t srat_phys)
 		case 1:
 			if (p[1] >= 40 &&
 			    (*(const uint32_t *)(p + 28) & SRAT_ENABLED)) {
-				int nid = pxm_to_node(*(const uint32_t *)(p + 2));
+				int nid = pxm_to_node(
+					*(const uint32_t *)(p + 2));
 				uint64_t base = *(const uint64_t *)(p + 8);
 				uint64_t len = *(const uint64_t *)(p + 16);
 

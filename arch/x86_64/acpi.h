@@ -15,7 +15,8 @@
 struct acpi_irq_override {
 	uint8_t isa_irq;
 	uint32_t gsi;
-	uint16_t flags;  /* MPS INTI flags: polarity bits 0-1, trigger bits 2-3 */
+	/* MPS INTI flags: polarity bits 0-1, trigger bits 2-3 */
+	uint16_t flags;
 };
 
 struct acpi_info {

@@ -113,7 +113,8 @@ static bool gas_field(const struct fadt *f, uint32_t off, struct gas *g)
 static bool pm1_reg(const struct fadt *f, uint32_t x_off, uint32_t off,
 		    struct gas *g)
 {
-	if (gas_field(f, x_off, g) && (g->space == GAS_IO || g->space == GAS_MEMORY))
+	if (gas_field(f, x_off, g) &&
+	    (g->space == GAS_IO || g->space == GAS_MEMORY))
 		return true;
 	g->space = GAS_IO;
 	g->bit_width = 16;
@@ -183,7 +184,8 @@ static bool aml_integer(const uint8_t **p, const uint8_t *end, uint64_t *v)
 		(*p)++;
 		return true;
 	}
-	if (op >= sizeof(prefix_size) / sizeof(prefix_size[0]) || !prefix_size[op])
+	if (op >= sizeof(prefix_size) / sizeof(prefix_size[0]) ||
+	    !prefix_size[op])
 		return false;
 	unsigned int n = prefix_size[op];
 	if (*p + 1 + n > end)
@@ -284,11 +286,13 @@ void acpi_poweroff(void)
 
 	uint32_t flags = field(&f, FADT_FLAGS, 4);
 	struct gas ctl;
-	if ((flags & FADT_FLAG_HW_REDUCED) && gas_field(&f, FADT_SLEEP_CONTROL, &ctl)) {
+	if ((flags & FADT_FLAG_HW_REDUCED) &&
+	    gas_field(&f, FADT_SLEEP_CONTROL, &ctl)) {
 		__asm__ volatile("cli\n\twbinvd" ::: "memory");
 		gas_write8(&ctl, SLEEP_CTL_SLP_TYP(typ_a) | SLEEP_CTL_SLP_EN);
 		wait_a_while();
-		printk("poweroff: the sleep control register did not turn the machine off\n");
+		printk("poweroff: the sleep control register did not turn "
+		       "the machine off\n");
 		return;
 	}
 
@@ -297,7 +301,8 @@ void acpi_poweroff(void)
 		printk("poweroff: the FADT has no PM1 control register\n");
 		return;
 	}
-	bool have_b = pm1_reg(&f, FADT_X_PM1B_CNT_BLK, FADT_PM1B_CNT_BLK, &pm1b);
+	bool have_b = pm1_reg(&f, FADT_X_PM1B_CNT_BLK, FADT_PM1B_CNT_BLK,
+			      &pm1b);
 	acpi_mode_enable(&f, &pm1a);
 
 	__asm__ volatile("cli\n\twbinvd" ::: "memory");
@@ -312,10 +317,12 @@ void acpi_poweroff(void)
 		gas_write16(&evt, PM1_WAK_STS);
 
 	/* As ACPICA does: the sleep type first, then with SLP_EN. */
-	uint32_t a = (gas_read16(&pm1a) & ~(PM1_SLP_TYP_MASK | PM1_SLP_EN)) |
-		PM1_SLP_TYP(typ_a);
-	uint32_t b = have_b ? (gas_read16(&pm1b) & ~(PM1_SLP_TYP_MASK | PM1_SLP_EN)) |
-		PM1_SLP_TYP(typ_b) : 0;
+	const uint32_t keep = ~(PM1_SLP_TYP_MASK | PM1_SLP_EN);
+	uint32_t a = (gas_read16(&pm1a) & keep) | PM1_SLP_TYP(typ_a);
+	uint32_t b = 0;
+
+	if (have_b)
+		b = (gas_read16(&pm1b) & keep) | PM1_SLP_TYP(typ_b);
 	gas_write16(&pm1a, a);
 	if (have_b)
 		gas_write16(&pm1b, b);
@@ -323,8 +330,8 @@ void acpi_poweroff(void)
 	if (have_b)
 		gas_write16(&pm1b, b | PM1_SLP_EN);
 	wait_a_while();
-	printk("poweroff: ACPI S5 (SLP_TYP %u/%u) did not turn the machine off\n",
-	       typ_a, typ_b);
+	printk("poweroff: ACPI S5 (SLP_TYP %u/%u) did not turn the machine "
+	       "off\n", typ_a, typ_b);
 }
 
 /* --- reset --------------------------------------------------------------- */

@@ -113,7 +113,7 @@ static void pit_start(uint32_t us)
 	outb(0x43, 0xb0);                   /* channel 2, lo/hi, mode 0 */
 	outb(0x42, count & 0xff);
 	outb(0x42, (count >> 8) & 0xff);
-	gate = inb(0x61) & ~0x01;           /* restart the count: gate low, high */
+	gate = inb(0x61) & ~0x01;  /* restart the count: gate low, high */
 	outb(0x61, gate);
 	outb(0x61, gate | 0x01);
 }
@@ -155,7 +155,8 @@ void lapic_calibrate(void)
 	uint64_t tsc1 = rdtsc();
 	lapic_write(LAPIC_TIMER_INIT, 0);
 
-	timer_ticks_per_tick = (uint32_t)((uint64_t)elapsed * 1000000 / us / HZ);
+	timer_ticks_per_tick = (uint32_t)((uint64_t)elapsed * 1000000 / us /
+					  HZ);
 	if (timer_ticks_per_tick == 0)
 		timer_ticks_per_tick = 1;
 	tsc_khz = (tsc1 - tsc0) * 1000 / us;

@@ -48,8 +48,10 @@ _Noreturn void machine_reboot(void)
 	outb(0x64, 0xfe);               /* 8042: pulse the reset line */
 	for (volatile int i = 0; i < 10000000; i++)
 		;
-	static const struct { uint16_t limit; uint64_t base; } __attribute__((packed))
-		no_idt = {0, 0};
+	static const struct {
+		uint16_t limit;
+		uint64_t base;
+	} __attribute__((packed)) no_idt = {0, 0};
 	__asm__ volatile("lidt %0\n\tint3" ::"m"(no_idt));
 	halt_forever();
 }

@@ -211,13 +211,17 @@ void smp_boot(unsigned int max_cpus, void (*idle)(void))
 	memcpy(phys_to_virt(TRAMPOLINE_BASE), trampoline_start,
 	       trampoline_end - trampoline_start);
 	uint8_t *tramp = phys_to_virt(TRAMPOLINE_BASE);
-	uint64_t *cr3 = (uint64_t *)(tramp + (trampoline_cr3 - trampoline_start));
-	uint64_t *stack = (uint64_t *)(tramp + (trampoline_stack - trampoline_start));
-	uint64_t *cpu_arg = (uint64_t *)(tramp + (trampoline_cpu - trampoline_start));
+	uint64_t *cr3 = (uint64_t *)(tramp +
+				     (trampoline_cr3 - trampoline_start));
+	uint64_t *stack = (uint64_t *)(tramp +
+				       (trampoline_stack - trampoline_start));
+	uint64_t *cpu_arg = (uint64_t *)(tramp +
+					 (trampoline_cpu - trampoline_start));
 	*cr3 = (uint64_t)boot_pml4;  /* the boot tables: physical, identity */
 
 	unsigned int next = 1;
-	for (unsigned int i = 0; i < acpi_info.nr_cpus && next < max_cpus; i++) {
+	for (unsigned int i = 0; i < acpi_info.nr_cpus && next < max_cpus;
+	     i++) {
 		uint32_t apic = acpi_info.apic_ids[i];
 		if (apic == self)
 			continue;
@@ -230,7 +234,8 @@ void smp_boot(unsigned int max_cpus, void (*idle)(void))
 		for (int ms = 0; ms < 1000 && !cpus[next].online; ms++)
 			udelay(1000);
 		if (!cpus[next].online) {
-			printk("smp: cpu with APIC id %u did not start\n", apic);
+			printk("smp: cpu with APIC id %u did not start\n",
+			       apic);
 			continue;
 		}
 		next++;

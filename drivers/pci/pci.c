@@ -36,7 +36,8 @@ static void add_function(uint8_t bus, uint8_t dev, uint8_t fn, uint32_t id)
 	d->vendor = id & 0xffff;
 	d->device = id >> 16;
 	d->class = pci_config_read32(bus, dev, fn, PCI_CLASS) >> 8;
-	d->header_type = (pci_config_read32(bus, dev, fn, PCI_HEADER) >> 16) & 0x7f;
+	d->header_type = (pci_config_read32(bus, dev, fn, PCI_HEADER) >> 16) &
+			 0x7f;
 }
 
 void pci_init(void)
@@ -45,15 +46,18 @@ void pci_init(void)
 
 	for (unsigned int bus = 0; bus < 256; bus++) {
 		for (uint8_t dev = 0; dev < 32; dev++) {
-			uint32_t id = pci_config_read32(bus, dev, 0, PCI_VENDOR_ID);
+			uint32_t id = pci_config_read32(bus, dev, 0,
+							PCI_VENDOR_ID);
 			if ((id & 0xffff) == 0xffff)
 				continue;
 			add_function(bus, dev, 0, id);
-			uint32_t header = pci_config_read32(bus, dev, 0, PCI_HEADER);
+			uint32_t header = pci_config_read32(bus, dev, 0,
+							    PCI_HEADER);
 			if (!(header & (1u << 23)))
 				continue;       /* single-function device */
 			for (uint8_t fn = 1; fn < 8; fn++) {
-				id = pci_config_read32(bus, dev, fn, PCI_VENDOR_ID);
+				id = pci_config_read32(bus, dev, fn,
+						       PCI_VENDOR_ID);
 				if ((id & 0xffff) != 0xffff)
 					add_function(bus, dev, fn, id);
 			}
@@ -79,7 +83,8 @@ size_t pci_device_count(void)
 const struct pci_dev *pci_device(size_t i)
 {
 	if (i >= nr_devices)
-		panic("pci_device: index %zu, but %zu functions", i, nr_devices);
+		panic("pci_device: index %zu, but %zu functions", i,
+		      nr_devices);
 	return &devices[i];
 }
 

@@ -72,8 +72,8 @@ const char *pci_config_init(void)
 	find_mcfg();
 	if (!ecam.base)
 		return "ports";
-	paging_map_uncached(ecam.base,
-			    ((uint64_t)(ecam.end_bus - ecam.start_bus) + 1) << 20);
+	uint64_t buses = (uint64_t)(ecam.end_bus - ecam.start_bus) + 1;
+	paging_map_uncached(ecam.base, buses << 20);  /* 1 MiB a bus */
 	return "ECAM";
 }
 
@@ -86,7 +86,8 @@ static volatile uint32_t *ecam_addr(uint8_t bus, uint8_t dev, uint8_t fn,
 	    offset > 4092)
 		return NULL;
 	uint64_t pa = ecam.base + ((uint64_t)(bus - ecam.start_bus) << 20) +
-		      ((uint64_t)dev << 15) + ((uint64_t)fn << 12) + (offset & ~3u);
+		      ((uint64_t)dev << 15) + ((uint64_t)fn << 12) +
+		      (offset & ~3u);
 	return phys_to_virt(pa);
 }
 
@@ -97,7 +98,8 @@ static uint32_t port_address(uint8_t bus, uint8_t dev, uint8_t fn,
 	       (uint32_t)(fn & 7) << 8 | (offset & 0xfc);
 }
 
-uint32_t pci_config_read32(uint8_t bus, uint8_t dev, uint8_t fn, uint16_t offset)
+uint32_t pci_config_read32(uint8_t bus, uint8_t dev, uint8_t fn,
+			   uint16_t offset)
 {
 	if (ecam.base) {
 		volatile uint32_t *p = ecam_addr(bus, dev, fn, offset);

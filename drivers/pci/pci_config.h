@@ -19,7 +19,8 @@ const char *pci_config_init(void);
 
 /* pci_config_read32 - the aligned dword at offset (0..4095 with ECAM,
  * 0..255 with the ports; 0xffffffff beyond) of bus:dev.fn. */
-uint32_t pci_config_read32(uint8_t bus, uint8_t dev, uint8_t fn, uint16_t offset);
+uint32_t pci_config_read32(uint8_t bus, uint8_t dev, uint8_t fn,
+			   uint16_t offset);
 
 /* pci_config_write32 - write the aligned dword at offset of bus:dev.fn
  * (ignored where pci_config_read32 would read 0xffffffff). */

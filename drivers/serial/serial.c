@@ -43,7 +43,8 @@ void serial_init(void)
 	outb(COM1 + REG_DATA, 1);       /* 115200 baud */
 	outb(COM1 + REG_IER, 0);
 	outb(COM1 + REG_LCR, 0x03);     /* 8 bits, no parity, 1 stop */
-	outb(COM1 + REG_FCR, 0x07);     /* FIFOs on and cleared, interrupt per byte */
+	/* FIFOs on and cleared, interrupt per byte */
+	outb(COM1 + REG_FCR, 0x07);
 	outb(COM1 + REG_MCR, 0x0b);     /* DTR, RTS, OUT2 (IRQ line enable) */
 	/* A missing UART reads back 0xff. */
 	serial_present = inb(COM1 + REG_LSR) != 0xff;

@@ -33,7 +33,8 @@ void hid_kbd_init(struct hid_kbd *k, void (*emit)(char c));
  * emit, and it becomes the key that repeats. A report of "phantom" usages
  * (0x01: too many keys at once) is ignored.
  */
-void hid_kbd_report(struct hid_kbd *k, const uint8_t report[8], uint64_t now_ms);
+void hid_kbd_report(struct hid_kbd *k, const uint8_t report[8],
+		    uint64_t now_ms);
 
 /* hid_kbd_tick - at now_ms: emit the held key again if its time came. */
 void hid_kbd_tick(struct hid_kbd *k, uint64_t now_ms);

@@ -62,8 +62,10 @@
 #define CMD_TRBS    64
 #define EVENT_TRBS  256
 #define MAX_SCRATCHPADS 256
-_Static_assert(sizeof(((struct xhci_hc_dma *)0)->cmd) == CMD_TRBS * 16, "cmd ring");
-_Static_assert(sizeof(((struct xhci_hc_dma *)0)->events) == EVENT_TRBS * 16, "event ring");
+_Static_assert(sizeof(((struct xhci_hc_dma *)0)->cmd) == CMD_TRBS * 16,
+	       "cmd ring");
+_Static_assert(sizeof(((struct xhci_hc_dma *)0)->events) == EVENT_TRBS * 16,
+	       "event ring");
 _Static_assert(sizeof(((struct xhci_hc_dma *)0)->scratchpad_array) ==
 	       MAX_SCRATCHPADS * 8, "scratchpad array");
 #define PORT_DEBOUNCE_MS 100   /* USB 2.0 7.1.7.3: wait after a connect */
@@ -80,14 +82,16 @@ uint64_t xhci_dma(const void *p)
 	uint64_t va = (uint64_t)(uintptr_t)p;
 
 	if (va < KERNEL_VMA)
-		panic("xhci_dma: %p is not in the kernel image (.bss DMA memory)", p);
+		panic("xhci_dma: %p is not in the kernel image "
+		      "(.bss DMA memory)", p);
 	return va - KERNEL_VMA;
 }
 
 void xhci_set_device_context(struct xhci *hc, unsigned int slot, uint64_t phys)
 {
 	if (slot == 0 || slot > hc->max_slots)
-		panic("xhci_set_device_context: slot %u of %u", slot, hc->max_slots);
+		panic("xhci_set_device_context: slot %u of %u", slot,
+		      hc->max_slots);
 	hc->dma->dcbaa[slot] = phys;
 }
 
@@ -99,7 +103,8 @@ void xhci_ring_doorbell(struct xhci *hc, unsigned int slot, unsigned int target)
 
 /* wait_op - poll operational register off until (value & mask) == want,
  * for up to ms milliseconds. */
-static bool wait_op(struct xhci *hc, uint32_t off, uint32_t mask, uint32_t want, unsigned int ms)
+static bool wait_op(struct xhci *hc, uint32_t off, uint32_t mask, uint32_t want,
+		    unsigned int ms)
 {
 	for (unsigned int i = 0; i <= ms * 10; i++) {
 		if ((xhci_read32(hc->op, off) & mask) == want)
@@ -119,8 +124,9 @@ static void port_event(struct xhci *hc, unsigned int port, uint64_t now_ms)
 	/* Acknowledge the changes (write 1 to clear) without touching the
 	 * rest: PED and PR are written as 0, which leaves them alone. */
 	xhci_write32(hc->op, OP_PORTSC(port),
-		     (sc & ~(PORTSC_PED | PORTSC_PR | PORTSC_CHANGES | (1u << 16) |
-			     (1u << 31))) | (sc & PORTSC_CHANGES));
+		     (sc & ~(PORTSC_PED | PORTSC_PR | PORTSC_CHANGES |
+			     (1u << 16) | (1u << 31))) |
+			     (sc & PORTSC_CHANGES));
 	if (sc & PORTSC_CSC)
 		hc->port_check_at[port] = now_ms + PORT_DEBOUNCE_MS;
 }
@@ -139,7 +145,8 @@ static void handle_event(struct xhci *hc, const struct xhci_trb *ev,
 		hc->done_control = ev->control;
 		break;
 	case TRB_EV_TRANSFER:
-		if (hc->wait_slot && slot == hc->wait_slot && dci == hc->wait_dci) {
+		if (hc->wait_slot && slot == hc->wait_slot &&
+		    dci == hc->wait_dci) {
 			hc->done_trb = ev->param;
 			hc->done_status = ev->status;
 			hc->done_control = ev->control;
@@ -153,7 +160,7 @@ static void handle_event(struct xhci *hc, const struct xhci_trb *ev,
 		port_event(hc, (unsigned int)(ev->param >> 24) & 0xff, now_ms);
 		break;
 	default:
-		break;      /* host controller, MFINDEX wrap, ...: nothing to do */
+		break;  /* host controller, MFINDEX wrap, ...: nothing to do */
 	}
 }
 
@@ -215,19 +222,21 @@ static void bios_handoff(struct xhci *hc)
 			*(volatile uint8_t *)(hc->cap + off + 3) = 1;
 			bool freed = false;
 			for (int i = 0; i < 10000 && !freed; i++) {
-				freed = !(xhci_read32(hc->cap, off) & LEGACY_BIOS_OWNED);
+				freed = !(xhci_read32(hc->cap, off) &
+					  LEGACY_BIOS_OWNED);
 				if (!freed)
 					udelay(100);
 			}
 			if (!freed) {
-				printk("xhci %02x:%02x.%x: the firmware kept the "
-				       "controller for 1 s; taking it\n",
+				printk("xhci %02x:%02x.%x: the firmware kept "
+				       "the controller for 1 s; taking it\n",
 				       hc->bus, hc->dev, hc->fn);
 				*(volatile uint8_t *)(hc->cap + off + 2) = 0;
 			}
 			uint32_t ctl = xhci_read32(hc->cap, off + 4);
 			xhci_write32(hc->cap, off + 4,
-				     (ctl & ~LEGACY_SMI_ENABLES) | LEGACY_SMI_EVENTS);
+				     (ctl & ~LEGACY_SMI_ENABLES) |
+					     LEGACY_SMI_EVENTS);
 			return;
 		}
 		uint32_t next = (v >> 8) & 0xff;
@@ -267,7 +276,7 @@ static bool scratchpads(struct xhci *hc)
 	for (unsigned int i = 0; i < n; i++) {
 		struct page *pg = alloc_page(__GFP_ZERO);
 		if (!pg)
-			return false;       /* kept: the controller is not used */
+			return false;  /* kept: the controller is not used */
 		hc->dma->scratchpad_array[i] = page_to_phys(pg);
 	}
 	hc->dma->dcbaa[0] = xhci_dma(hc->dma->scratchpad_array);
@@ -300,7 +309,9 @@ static const char *start(struct xhci *hc)
 	hc->max_ports = p1 >> 24;
 	if (hc->max_ports > XHCI_MAX_PORTS)
 		hc->max_ports = XHCI_MAX_PORTS;
-	hc->ctx_size = (xhci_read32(hc->cap, CAP_HCCPARAMS1) & (1u << 2)) ? 64 : 32;
+	hc->ctx_size = 32;
+	if (xhci_read32(hc->cap, CAP_HCCPARAMS1) & (1u << 2))
+		hc->ctx_size = 64;  /* CSZ: contexts of 64 bytes */
 	if (hc->max_slots == 0 || hc->max_ports == 0)
 		return "it has no slots or no ports";
 	xhci_write32(hc->op, OP_CONFIG, hc->max_slots);
@@ -310,8 +321,8 @@ static const char *start(struct xhci *hc)
 		return "no memory for its scratchpad pages";
 	xhci_write64(hc->op, OP_DCBAAP, xhci_dma(hc->dma->dcbaa));
 	xhci_write64(hc->op, OP_CRCR,
-		     xhci_ring_init(&hc->cmd, hc->dma->cmd, xhci_dma(hc->dma->cmd),
-				    CMD_TRBS));
+		     xhci_ring_init(&hc->cmd, hc->dma->cmd,
+				    xhci_dma(hc->dma->cmd), CMD_TRBS));
 	xhci_event_ring_init(&hc->events, hc->dma->events,
 			     xhci_dma(hc->dma->events), EVENT_TRBS);
 	hc->dma->erst[0].base = xhci_dma(hc->dma->events);
@@ -381,22 +392,23 @@ static void probe(struct xhci *hc, const struct pci_dev *d)
 		return;
 	}
 	uint32_t cmd = pci_read32(d, PCI_COMMAND) & 0xffff;
-	pci_write32(d, PCI_COMMAND, cmd | PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER |
-			       PCI_COMMAND_INTX_OFF);
+	pci_write32(d, PCI_COMMAND,
+		    cmd | PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER |
+			    PCI_COMMAND_INTX_OFF);
 	paging_map_uncached(bar, size);
 	hc->cap = phys_to_virt(bar);
 	hc->op = hc->cap + *(volatile uint8_t *)hc->cap;
 	hc->rt = hc->cap + (xhci_read32(hc->cap, CAP_RTSOFF) & ~0x1fu);
-	hc->db = (volatile uint32_t *)(hc->cap +
-					(xhci_read32(hc->cap, CAP_DBOFF) & ~0x3u));
+	uint32_t dboff = xhci_read32(hc->cap, CAP_DBOFF) & ~0x3u;
+	hc->db = (volatile uint32_t *)(hc->cap + dboff);
 
 	bios_handoff(hc);
 	intel_port_routing(d);
 	const char *err = start(hc);
 	if (err) {
 		snprintf(hc->status, sizeof(hc->status),
-			 "xhci %02x:%02x.%x: %s: ignored", d->bus, d->dev, d->fn,
-			 err);
+			 "xhci %02x:%02x.%x: %s: ignored", d->bus, d->dev,
+			 d->fn, err);
 		printk("%s (no USB keyboard on it)\n", hc->status);
 		xhci_write32(hc->op, OP_USBCMD, 0);
 		return;
@@ -421,7 +433,8 @@ void xhci_init(void)
 		if (d->class != 0x0c0330)
 			continue;
 		if (xhci_nr_hcs == XHCI_MAX_HCS) {
-			printk("xhci %02x:%02x.%x: more than %d controllers: ignored\n",
+			printk("xhci %02x:%02x.%x: more than %d "
+			       "controllers: ignored\n",
 			       d->bus, d->dev, d->fn, XHCI_MAX_HCS);
 			continue;
 		}
@@ -432,7 +445,9 @@ void xhci_init(void)
 	if (xhci_nr_hcs == 0) {
 		/* The screen stays as it was on a machine without one; the
 		 * serial line, a log, says it once. */
-		for (const char *s = "usb: no xHCI controller: no USB keyboard\n"; *s; s++) {
+		for (const char *s =
+			     "usb: no xHCI controller: no USB keyboard\n";
+		     *s; s++) {
 			if (*s == '\n')
 				serial_putc('\r');
 			serial_putc(*s);

@@ -96,7 +96,7 @@
 /* --- the driver's state ------------------------------------------------- */
 
 #define XHCI_MAX_HCS     4     /* controllers used (AMD machines have 2 or 3) */
-#define XHCI_MAX_SLOTS   8     /* devices at once, on each controller and in all */
+#define XHCI_MAX_SLOTS   8  /* devices at once, on each controller and in all */
 #define XHCI_MAX_PORTS   32
 #define XHCI_EP0_TRBS    64
 #define XHCI_INTR_TRBS   64
@@ -127,7 +127,7 @@ struct xhci_slot {
 	/* Second page: the input context (tally's) and the data buffers. */
 	uint8_t in_ctx[2112] __attribute__((aligned(4096)));
 	uint8_t buf[512] __attribute__((aligned(64)));      /* descriptors */
-	uint8_t report[8] __attribute__((aligned(64)));     /* interrupt IN data */
+	uint8_t report[8] __attribute__((aligned(64)));  /* interrupt IN data */
 
 	/* Not read by the controller. */
 	bool used;
@@ -188,7 +188,7 @@ struct xhci {
 	/* The last completion seen for what a waiter waits for. */
 	uint64_t done_trb;         /* bus address of the completed TRB */
 	uint32_t done_status, done_control;
-	bool done_error;           /* a failed transfer on the endpoint waited on */
+	bool done_error;  /* a failed transfer on the endpoint waited on */
 	uint8_t wait_slot, wait_dci;  /* that endpoint (0: a command) */
 };
 
@@ -210,12 +210,14 @@ static inline uint32_t xhci_read32(volatile uint8_t *base, uint32_t off)
 	return *(volatile uint32_t *)(base + off);
 }
 
-static inline void xhci_write32(volatile uint8_t *base, uint32_t off, uint32_t v)
+static inline void xhci_write32(volatile uint8_t *base, uint32_t off,
+				uint32_t v)
 {
 	*(volatile uint32_t *)(base + off) = v;
 }
 
-static inline void xhci_write64(volatile uint8_t *base, uint32_t off, uint64_t v)
+static inline void xhci_write64(volatile uint8_t *base, uint32_t off,
+				uint64_t v)
 {
 	xhci_write32(base, off, (uint32_t)v);
 	xhci_write32(base, off + 4, (uint32_t)(v >> 32));
@@ -244,7 +246,8 @@ int xhci_command(struct xhci *hc, uint64_t param, uint32_t status,
 void xhci_set_device_context(struct xhci *hc, unsigned int slot, uint64_t phys);
 
 /* xhci_ring_doorbell - doorbell of slot (0: the command ring) with target. */
-void xhci_ring_doorbell(struct xhci *hc, unsigned int slot, unsigned int target);
+void xhci_ring_doorbell(struct xhci *hc, unsigned int slot,
+			unsigned int target);
 
 /* xhci_port_connected - a device found on root port at boot or plugged
  * in later: reset the port, then xhci_enumerate. */
@@ -322,12 +325,11 @@ void xhci_hubs_check(void);
 /* --- the interface to the rest of the kernel ---------------------------- */
 
 /*
- * xhci_init - find the xHCI controllers on PCI (pci_init first; the
- * first XHCI_MAX_HCS), take each from the firmware, reset and start it,
- * and enumerate what is on its root ports. One line on the console for each device or for a
- * controller that does not answer; a machine without one says so on the
- * serial line only. Never fails the boot. Call with interrupts off,
- * after the banner.
+ * xhci_init - find the xHCI controllers on PCI (pci_init first; the first
+ * XHCI_MAX_HCS), take each from the firmware, reset and start it, and enumerate
+ * what is on its root ports. One line on the console for each device or for a
+ * controller that does not answer; a machine without one says so on the serial
+ * line only. Never fails the boot. Call with interrupts off, after the banner.
  */
 void xhci_init(void);
 

@@ -62,7 +62,8 @@ int xhci_control(struct xhci_slot *s, uint8_t type, uint8_t request,
 	bool in = type & USB_DIR_IN;
 	uint64_t setup = type | (uint64_t)request << 8 | (uint64_t)value << 16 |
 			 (uint64_t)index << 32 | (uint64_t)len << 48;
-	uint32_t trt = len ? (in ? 3 : 2) : 0;   /* transfer type: IN, OUT, none */
+	/* transfer type: IN, OUT, none */
+	uint32_t trt = len ? (in ? 3 : 2) : 0;
 
 	if (len > sizeof(s->buf))
 		panic("xhci_control: %u bytes for a %zu-byte buffer", len,
@@ -140,19 +141,21 @@ static const char *address_device(struct xhci_slot *s)
 {
 	memset(s->in_ctx, 0, sizeof(s->in_ctx));
 	memset(s->out_ctx, 0, sizeof(s->out_ctx));
-	uint64_t deq = xhci_ring_init(&s->ep0, s->ep0_trbs, xhci_dma(s->ep0_trbs),
-				      XHCI_EP0_TRBS);
+	uint64_t deq = xhci_ring_init(&s->ep0, s->ep0_trbs,
+				      xhci_dma(s->ep0_trbs), XHCI_EP0_TRBS);
 	xhci_set_device_context(s->hc, s->id, xhci_dma(s->out_ctx));
 
 	in_ctx(s, 0)[1] = 0x3;                          /* add: slot, ep 0 */
 	slot_context(s, 1, 0);
 	uint32_t *ep0 = in_ctx(s, 2);
-	ep0[1] = 3u << 1 | 4u << 3 | (uint32_t)ep0_packet_size(s->loc.speed) << 16;
+	ep0[1] = 3u << 1 | 4u << 3 |
+		 (uint32_t)ep0_packet_size(s->loc.speed) << 16;
 	ep0[2] = (uint32_t)deq;                         /* CErr 3, control */
 	ep0[3] = (uint32_t)(deq >> 32);
 	ep0[4] = 8;                                     /* average TRB length */
 	if (xhci_command(s->hc, xhci_dma(s->in_ctx), 0,
-			 TRB_TYPE(TRB_ADDRESS_DEV) | (uint32_t)s->id << 24) != CC_SUCCESS)
+			 TRB_TYPE(TRB_ADDRESS_DEV) | (uint32_t)s->id << 24) !=
+	    CC_SUCCESS)
 		return "Address Device";
 	udelay(2000);   /* SET_ADDRESS recovery (USB 2.0 9.2.6.3: 2 ms) */
 	return NULL;
@@ -169,7 +172,8 @@ static const char *fix_ep0_packet_size(struct xhci_slot *s, uint8_t mps)
 	uint32_t *ep0 = in_ctx(s, 2);
 	ep0[1] = 3u << 1 | 4u << 3 | (uint32_t)mps << 16;
 	if (xhci_command(s->hc, xhci_dma(s->in_ctx), 0,
-			 TRB_TYPE(TRB_EVAL_CONTEXT) | (uint32_t)s->id << 24) != CC_SUCCESS)
+			 TRB_TYPE(TRB_EVAL_CONTEXT) | (uint32_t)s->id << 24) !=
+	    CC_SUCCESS)
 		return "Evaluate Context";
 	return NULL;
 }
@@ -193,7 +197,8 @@ static struct usb_function parse_config(const uint8_t *d, unsigned int len)
 
 	if (len >= 6)
 		f.config = d[5];
-	for (unsigned int off = 0; off + 2 <= len && d[off] >= 2; off += d[off]) {
+	for (unsigned int off = 0; off + 2 <= len && d[off] >= 2;
+	     off += d[off]) {
 		const uint8_t *p = d + off;
 		if (off + p[0] > len)
 			break;
@@ -201,7 +206,8 @@ static struct usb_function parse_config(const uint8_t *d, unsigned int len)
 			in = 0;
 			if (f.keyboard || f.hub)
 				continue;
-			if (p[5] == USB_CLASS_HID && p[6] == HID_SUBCLASS_BOOT &&
+			if (p[5] == USB_CLASS_HID &&
+			    p[6] == HID_SUBCLASS_BOOT &&
 			    p[7] == HID_PROTOCOL_KEYBOARD)
 				in = 1;
 			else if (p[5] == USB_CLASS_HUB)
@@ -248,7 +254,10 @@ const char *xhci_configure_interrupt_in(struct xhci_slot *s, uint8_t ep_addr,
 {
 	unsigned int dci = (ep_addr & 0xf) * 2 + 1;     /* IN endpoints: odd */
 	uint16_t mps = max_packet & 0x7ff;
-	uint32_t burst = (s->loc.speed == USB_SPEED_HIGH) ? (max_packet >> 11) & 3 : 0;
+	uint32_t burst = 0;
+
+	if (s->loc.speed == USB_SPEED_HIGH)
+		burst = (max_packet >> 11) & 3;
 
 	uint64_t deq = xhci_ring_init(&s->intr, s->intr_trbs,
 				      xhci_dma(s->intr_trbs), XHCI_INTR_TRBS);
@@ -257,33 +266,38 @@ const char *xhci_configure_interrupt_in(struct xhci_slot *s, uint8_t ep_addr,
 	slot_context(s, dci, hub_ports);
 	uint32_t *ep = in_ctx(s, 1 + dci);
 	ep[0] = xhci_interval(s->loc.speed, interval) << 16;
-	ep[1] = 3u << 1 | 7u << 3 | burst << 8 | (uint32_t)mps << 16;  /* int IN */
+	/* int IN */
+	ep[1] = 3u << 1 | 7u << 3 | burst << 8 | (uint32_t)mps << 16;
 	ep[2] = (uint32_t)deq;
 	ep[3] = (uint32_t)(deq >> 32);
 	ep[4] = 8 | (uint32_t)(mps * (burst + 1)) << 16;  /* max ESIT payload */
 	if (xhci_command(s->hc, xhci_dma(s->in_ctx), 0,
-			 TRB_TYPE(TRB_CONFIG_EP) | (uint32_t)s->id << 24) != CC_SUCCESS)
+			 TRB_TYPE(TRB_CONFIG_EP) | (uint32_t)s->id << 24) !=
+	    CC_SUCCESS)
 		return "Configure Endpoint";
 	s->intr_dci = (uint8_t)dci;
 	return NULL;
 }
 
 /* start_keyboard - steps 6 and 7 for a boot keyboard; NULL or what failed. */
-static const char *start_keyboard(struct xhci_slot *s, const struct usb_function *f)
+static const char *start_keyboard(struct xhci_slot *s,
+				  const struct usb_function *f)
 {
 	const char *err = xhci_configure_interrupt_in(s, f->ep, f->mps,
 						      f->interval, 0);
 	if (err)
 		return err;
-	if (xhci_control(s, 0, USB_REQ_SET_CONFIGURATION, f->config, 0, 0) != CC_SUCCESS)
+	if (xhci_control(s, 0, USB_REQ_SET_CONFIGURATION, f->config, 0, 0) !=
+	    CC_SUCCESS)
 		return "SET_CONFIGURATION";
 	if (xhci_control(s, USB_TYPE_CLASS | USB_RECIP_INTERFACE,
-			 HID_REQ_SET_PROTOCOL, HID_PROTOCOL_BOOT, f->iface, 0) != CC_SUCCESS)
+			 HID_REQ_SET_PROTOCOL, HID_PROTOCOL_BOOT, f->iface,
+			 0) != CC_SUCCESS)
 		return "SET_PROTOCOL";
 	/* SET_IDLE is optional for a keyboard to honour; a stall is fine,
 	 * and endpoint 0 is not used after it. */
-	xhci_control(s, USB_TYPE_CLASS | USB_RECIP_INTERFACE, HID_REQ_SET_IDLE, 0,
-		     f->iface, 0);
+	xhci_control(s, USB_TYPE_CLASS | USB_RECIP_INTERFACE, HID_REQ_SET_IDLE,
+		     0, f->iface, 0);
 	hid_kbd_init(&s->kbd, console_input);
 	s->keyboard = true;
 	xhci_queue_interrupt_in(s);
@@ -292,7 +306,8 @@ static const char *start_keyboard(struct xhci_slot *s, const struct usb_function
 
 static void free_slot(struct xhci_slot *s)
 {
-	xhci_command(s->hc, 0, 0, TRB_TYPE(TRB_DISABLE_SLOT) | (uint32_t)s->id << 24);
+	xhci_command(s->hc, 0, 0,
+		     TRB_TYPE(TRB_DISABLE_SLOT) | (uint32_t)s->id << 24);
 	xhci_set_device_context(s->hc, s->id, 0);
 	s->hc->slot[s->id] = NULL;
 	s->used = false;
@@ -335,8 +350,10 @@ void xhci_enumerate(struct xhci *hc, const struct usb_location *loc)
 			xhci_note(hc, loc->where, "ignored: tally uses %d USB "
 				  "devices at most", XHCI_MAX_SLOTS);
 		else
-			xhci_note(hc, loc->where, "the controller gave slot %u, "
-				  "which is not free or not enabled", id);
+			xhci_note(hc, loc->where,
+				  "the controller gave slot %u, "
+				  "which is not free or not enabled",
+				  id);
 		xhci_command(hc, 0, 0, TRB_TYPE(TRB_DISABLE_SLOT) | id << 24);
 		return;
 	}
@@ -377,7 +394,8 @@ void xhci_enumerate(struct xhci *hc, const struct usb_location *loc)
 		if (s->loc.speed == USB_SPEED_SUPER) {
 			/* A USB 3 hub is also a USB 2 hub on a USB 2 port;
 			 * keyboards are seen there. */
-			xhci_note(hc, loc->where, "hub %s (USB 3 side): not used", what);
+			xhci_note(hc, loc->where,
+				  "hub %s (USB 3 side): not used", what);
 			free_slot(s);
 			return;
 		}
@@ -387,12 +405,14 @@ void xhci_enumerate(struct xhci *hc, const struct usb_location *loc)
 		}
 		/* Noted before its ports are enumerated: it comes first. */
 		xhci_note(hc, loc->where, "hub %s", what);
-		if ((err = xhci_hub_start(s, f.ep, f.mps, f.interval, f.config)))
+		if ((err = xhci_hub_start(s, f.ep, f.mps, f.interval,
+					  f.config)))
 			goto fail;
 		return;
 	}
 	if (!f.keyboard) {
-		xhci_note(hc, loc->where, "device %s is not a boot keyboard: ignored", what);
+		xhci_note(hc, loc->where,
+			  "device %s is not a boot keyboard: ignored", what);
 		free_slot(s);
 		return;
 	}
@@ -411,7 +431,8 @@ void xhci_port_connected(struct xhci *hc, unsigned int port)
 
 	snprintf(loc.where, sizeof(loc.where), "%u", port);
 	if (!root_port_reset(hc, port)) {
-		xhci_note(hc, loc.where, "the device did not come out of reset");
+		xhci_note(hc, loc.where,
+			  "the device did not come out of reset");
 		return;
 	}
 	loc.speed = PORTSC_SPEED(xhci_read32(hc->op, OP_PORTSC(port)));
@@ -433,11 +454,13 @@ void xhci_transfer_event(struct xhci *hc, const struct xhci_trb *ev,
 	unsigned int dci = (ev->control >> 16) & 0x1f;
 	unsigned int cc = ev->status >> 24;
 
-	if (!s || !s->intr_dci || dci != s->intr_dci || !(s->keyboard || s->hub))
+	if (!s || !s->intr_dci || dci != s->intr_dci ||
+	    !(s->keyboard || s->hub))
 		return;
 	if (cc != CC_SUCCESS && cc != CC_SHORT_PACKET) {
 		/* The endpoint is halted; a replug starts it again. */
-		xhci_note(s->hc, s->loc.where, "%s stopped (completion code %u)",
+		xhci_note(s->hc, s->loc.where,
+			  "%s stopped (completion code %u)",
 			  s->hub ? "hub" : "keyboard", cc);
 		s->keyboard = s->hub = false;
 		return;

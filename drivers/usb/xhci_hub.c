@@ -88,7 +88,8 @@ static uint16_t port_reset(struct xhci_slot *hub, unsigned int port)
 		udelay(1000);
 	}
 	if (change & CHANGE_RESET)
-		port_feature(hub, REQ_CLEAR_FEATURE, C_PORT_CONNECTION + 4, port);
+		port_feature(hub, REQ_CLEAR_FEATURE, C_PORT_CONNECTION + 4,
+			     port);
 	if (!(status & STAT_ENABLE))
 		return 0;
 	udelay(10000);  /* reset recovery */
@@ -103,7 +104,8 @@ static void hub_port(struct xhci_slot *hub, unsigned int port, bool initial)
 	uint16_t status, change;
 	struct usb_location loc = {
 		.root_port = hub->loc.root_port,
-		.route = hub->loc.route | (uint32_t)port << (4 * hub->loc.depth),
+		.route = hub->loc.route |
+			 (uint32_t)port << (4 * hub->loc.depth),
 		.depth = (uint8_t)(hub->loc.depth + 1),
 	};
 
@@ -116,17 +118,20 @@ static void hub_port(struct xhci_slot *hub, unsigned int port, bool initial)
 				     (uint16_t)(C_PORT_CONNECTION + bit), port);
 	if (!initial && !(change & CHANGE_CONNECTION))
 		return;
-	xhci_free_subtree(hub->hc, loc.root_port, loc.route, loc.depth, loc.where);
+	xhci_free_subtree(hub->hc, loc.root_port, loc.route, loc.depth,
+			  loc.where);
 	if (!(status & STAT_CONNECTION))
 		return;
 
 	status = port_reset(hub, port);
 	if (!status) {
-		xhci_note(hub->hc, loc.where, "the device did not come out of reset");
+		xhci_note(hub->hc, loc.where,
+			  "the device did not come out of reset");
 		return;
 	}
-	loc.speed = (status & STAT_LOW_SPEED) ? USB_SPEED_LOW :
-		    (status & STAT_HIGH_SPEED) ? USB_SPEED_HIGH : USB_SPEED_FULL;
+	loc.speed = (status & STAT_LOW_SPEED)  ? USB_SPEED_LOW :
+		    (status & STAT_HIGH_SPEED) ? USB_SPEED_HIGH :
+						 USB_SPEED_FULL;
 	if (hub->loc.speed == USB_SPEED_HIGH && loc.speed != USB_SPEED_HIGH) {
 		loc.tt_slot = hub->id;          /* the hub translates */
 		loc.tt_port = (uint8_t)port;
@@ -154,10 +159,12 @@ const char *xhci_hub_start(struct xhci_slot *s, uint8_t ep, uint16_t mps,
 	if (ports == 0)
 		return "a hub with no ports";
 
-	const char *err = xhci_configure_interrupt_in(s, ep, mps, interval, ports);
+	const char *err = xhci_configure_interrupt_in(s, ep, mps, interval,
+						      ports);
 	if (err)
 		return err;
-	if (xhci_control(s, 0, USB_REQ_SET_CONFIGURATION, config, 0, 0) != CC_SUCCESS)
+	if (xhci_control(s, 0, USB_REQ_SET_CONFIGURATION, config, 0, 0) !=
+	    CC_SUCCESS)
 		return "SET_CONFIGURATION";
 	s->hub = true;
 	s->hub_ports = (uint8_t)ports;
@@ -173,7 +180,7 @@ const char *xhci_hub_start(struct xhci_slot *s, uint8_t ep, uint16_t mps,
 
 void xhci_hub_check(struct xhci_slot *hub)
 {
-	for (unsigned int port = 1; port <= hub->hub_ports && hub->used && hub->hub;
-	     port++)
+	for (unsigned int port = 1;
+	     port <= hub->hub_ports && hub->used && hub->hub; port++)
 		hub_port(hub, port, false);
 }

@@ -35,7 +35,8 @@ void xhci_note(struct xhci *hc, const char *where, const char *fmt, ...)
 	vsnprintf(text + n, sizeof(text) - (size_t)n, fmt, ap);
 	va_end(ap);
 	if (!hc->running && xhci_nr_found > 1)
-		printk("usb %02x:%02x.%x: %s\n", hc->bus, hc->dev, hc->fn, text);
+		printk("usb %02x:%02x.%x: %s\n", hc->bus, hc->dev, hc->fn,
+		       text);
 	else if (!hc->running)
 		printk("usb: %s\n", text);
 
@@ -81,11 +82,13 @@ size_t xhci_show(char *buf, size_t size)
 		len = (size_t)snprintf(buf, size, "no xHCI controller\n");
 	for (unsigned int h = 0; h < xhci_nr_hcs && len < size; h++) {
 		const struct xhci *hc = &xhci_hcs[h];
-		len += (size_t)snprintf(buf + len, size - len, "%s\n", hc->status);
+		len += (size_t)snprintf(buf + len, size - len, "%s\n",
+					hc->status);
 		for (int i = 0; i < XHCI_MAX_NOTES && len < size; i++)
 			if (hc->notes[i].where[0])
 				len += (size_t)snprintf(buf + len, size - len,
-							"%s\n", hc->notes[i].text);
+							"%s\n",
+							hc->notes[i].text);
 	}
 	spin_unlock_irqrestore(&xhci_info_lock, flags);
 	if (len >= size)

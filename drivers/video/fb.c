@@ -101,7 +101,8 @@ static uint32_t glyph_row(uint8_t c, unsigned int y)
 
 /* draw_cell - draw character c in cell (row, col), with the underline
  * cursor if cursor is set. */
-static void draw_cell(unsigned int row, unsigned int col, uint8_t c, bool cursor)
+static void draw_cell(unsigned int row, unsigned int col, uint8_t c,
+		      bool cursor)
 {
 	/* The cursor: the last eighth of the font's rows, at least one. */
 	unsigned int cursor_from = fb_font_height - (fb_font_height + 7) / 8;
@@ -112,11 +113,12 @@ static void draw_cell(unsigned int row, unsigned int col, uint8_t c, bool cursor
 		uint32_t bits = glyph_row(c, y);
 		if (cursor && y >= cursor_from)
 			bits = ~0u;
-		for (unsigned int sy = 0; sy < fb.scale; sy++, line += fb.pitch) {
+		for (unsigned int sy = 0; sy < fb.scale;
+		     sy++, line += fb.pitch) {
 			uint8_t *p = line;
 			for (unsigned int x = 0; x < fb_font_width; x++) {
-				uint32_t v = (bits >> (fb_font_width - 1 - x)) & 1
-					? fb.fg : fb.bg;
+				unsigned int bit = fb_font_width - 1 - x;
+				uint32_t v = (bits >> bit) & 1 ? fb.fg : fb.bg;
 				for (unsigned int sx = 0; sx < fb.scale; sx++) {
 					put_pixel(p, v);
 					p += fb.bytes_pp;
@@ -217,9 +219,11 @@ void fb_init(const struct boot_framebuffer *info)
 {
 	if (!info->addr || info->type != FB_TYPE_RGB)
 		return;
-	if (info->bpp != 15 && info->bpp != 16 && info->bpp != 24 && info->bpp != 32)
+	if (info->bpp != 15 && info->bpp != 16 && info->bpp != 24 &&
+	    info->bpp != 32)
 		return;
-	if (info->width < fb_font_width * 20 || info->height < fb_font_height * 5)
+	if (info->width < fb_font_width * 20 ||
+	    info->height < fb_font_height * 5)
 		return;
 
 	fb.pitch = info->pitch;
@@ -241,7 +245,8 @@ void fb_init(const struct boot_framebuffer *info)
 	 * (a large PCI BAR) is mapped into it here, uncached. */
 	uint64_t size = (uint64_t)fb.pitch * fb.height;
 	if (!paging_lookup_pte((uint64_t)phys_to_virt(info->addr), NULL) ||
-	    !paging_lookup_pte((uint64_t)phys_to_virt(info->addr + size - 1), NULL))
+	    !paging_lookup_pte((uint64_t)phys_to_virt(info->addr + size - 1),
+			       NULL))
 		paging_map_uncached(info->addr, size);
 	fb.base = phys_to_virt(info->addr);
 

@@ -45,7 +45,8 @@ struct spinlock;
 struct lock_debug_wait {
 	uint64_t since;   /* lock_debug_clock() at the first look; 0: none */
 	uint32_t spins;
-	uint16_t owner;   /* a lock's: the ticket being served at the last look */
+	/* a lock's: the ticket being served at the last look */
+	uint16_t owner;
 };
 
 /* lock_debug_spinning - called in a spin loop: panics once the lock has

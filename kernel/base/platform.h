@@ -42,7 +42,8 @@
  *                                         one to run, if any (for waits
  *                                         that must keep answering)
  *
- * Locks (kernel/base/spinlock.h) are built on these, identically in both builds.
+ * Locks (kernel/base/spinlock.h) are built on these, identically in both
+ * builds.
  */
 #ifndef KERNEL_PLATFORM_H
 #define KERNEL_PLATFORM_H

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * kernel/base/spinlock.h - ticket spinlocks, the same in the kernel and on the host.
+ * kernel/base/spinlock.h - ticket spinlocks, the same in the kernel and on the
+ * host.
  *
  * A ticket lock hands the lock out in arrival order, so no CPU starves.
  * Taking a lock disables preemption (a task holding a spinlock must not be

@@ -20,7 +20,10 @@
  * machine, one "bench NAME node=N median_cycles=N p99_cycles=N ops=N" line
  * per node (that node's CPUs alone); `make bench` reads them all.
  *
- *   static void bench_page_order0(void) { bench_measure("page_order0", op, arg, 1); }
+ *   static void bench_page_order0(void)
+ *   {
+ *           bench_measure("page_order0", op, arg, 1);
+ *   }
  *   BENCH(page_order0);
  */
 #ifndef KERNEL_BENCH_H

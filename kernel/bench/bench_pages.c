@@ -136,7 +136,8 @@ static struct page *hold_stack_buddy(void)
 		if (!got[n])
 			break;
 		for (int i = 0; i < n; i++)
-			if ((page_to_pfn(got[i]) ^ page_to_pfn(got[n])) == pair) {
+			if ((page_to_pfn(got[i]) ^ page_to_pfn(got[n])) ==
+			    pair) {
 				block = i;
 				buddy = n;
 				break;

@@ -58,7 +58,8 @@ _Noreturn void start_kernel_services(void)
 		panic("tmpfs: cannot create /tmp");
 	static_key_proc_init();
 	initcalls_run(fs);      /* the drivers' /proc files */
-	trace_init();  /* /sys/kernel/tracing; the rings come with the first event */
+	/* /sys/kernel/tracing; the rings come with the first event */
+	trace_init();
 	watermark_init();
 	task_table_init();      /* before the first task */
 	sched_start();          /* kmain's context is now the idle task */

@@ -78,12 +78,14 @@ _Noreturn void kmain(uint32_t magic, uint64_t info_phys)
 
 	/* RAM as the user asked for it with -m: the usable ranges plus the
 	 * legacy hole between 640 KiB and 1 MiB. */
-	uint64_t mem_mib = (boot_info.ram_bytes + (384 << 10) + (1 << 20) - 1) >> 20;
+	uint64_t mem_mib =
+		(boot_info.ram_bytes + (384 << 10) + (1 << 20) - 1) >> 20;
 	printk("tally %s cpus=%u mem=%luMiB\n", TALLY_VERSION, nr_cpus,
 	       (unsigned long)mem_mib);
 
 	initcalls_run(bus);     /* PCI */
-	initcalls_run(device);  /* the serial line's and keyboards' interrupts */
+	/* the serial line's and keyboards' interrupts */
+	initcalls_run(device);
 	local_irq_enable();
 	start_kernel_services();
 	for (;;)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * kernel/printk/console.c - the console: every output device gets every byte, and
- * input from any device lands in one ring buffer the shell reads.
+ * kernel/printk/console.c - the console: every output device gets every byte,
+ * and input from any device lands in one ring buffer the shell reads.
  *
  * Output is serialised by console_lock so that lines from different CPUs
  * do not interleave mid-line. After a panic has begun, the lock is ignored
@@ -170,14 +170,15 @@ int console_getc(void)
 {
 	for (;;) {
 		/* Input first: a line being typed is read to its end. */
-		if (__atomic_load_n(&input_head, __ATOMIC_ACQUIRE) != input_tail)
+		if (__atomic_load_n(&input_head, __ATOMIC_ACQUIRE) !=
+		    input_tail)
 			break;
 		if (__atomic_exchange_n(&kicked, false, __ATOMIC_ACQ_REL))
 			return CONSOLE_KICKED;
 		if (console_wait_hook) {
 			console_wait_hook();
 		} else {
-			/* sti; hlt is atomic: no wake-up is lost between them */
+			/* sti; hlt is atomic: no wake-up is lost between */
 			__asm__ volatile("sti\n\thlt" ::: "memory");
 		}
 	}

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * kernel/printk/console.h - the console: output to COM1 and the screen, input from
- * COM1 and the keyboard.
+ * kernel/printk/console.h - the console: output to COM1 and the screen, input
+ * from COM1 and the keyboard.
  */
 #ifndef KERNEL_CONSOLE_H
 #define KERNEL_CONSOLE_H

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * kernel/programs/demo.c - the `demo` command behind the fork-bomb demonstration
- * (SPEC 8, boot script `demo` in kernel/shell/script.c):
+ * kernel/programs/demo.c - the `demo` command behind the fork-bomb
+ * demonstration (SPEC 8, boot script `demo` in kernel/shell/script.c):
  *
  *   demo start DOMAIN      start a worker in DOMAIN; measure its rate
  *                          (units of work per second, with the other
@@ -206,8 +206,9 @@ static uint64_t worker_measure(unsigned int ms, struct worker_share *sh)
 	if (t)
 		sched_cpu_times(t, &a);
 	for (unsigned int done = 0; done < ms; done += SHARE_SAMPLE_MS) {
-		unsigned int nap = ms - done < SHARE_SAMPLE_MS ? ms - done :
-								 SHARE_SAMPLE_MS;
+		unsigned int nap = ms - done;
+		if (nap > SHARE_SAMPLE_MS)
+			nap = SHARE_SAMPLE_MS;
 		uint64_t late = shell_nap(nap);
 
 		if (late > sh->shell_wait_ms)
@@ -339,14 +340,14 @@ static int demo_watch(const char *bomb, long seconds)
 		else
 			snprintf(lim, sizeof(lim), "%ld", (long)limit);
 		unsigned long share = percent(sh.got, sh.owed);
-		printk("demo: t=%lds bomb tasks=%u kmem=%ld/%s kmem.failcnt=%ld "
+		printk("demo: t=%lds bomb tasks=%u kmem=%ld/%s "
+		       "kmem.failcnt=%ld "
 		       "worker rate=%lu%% cpu=%lu%% share=%lu%% shell=%lums "
 		       "MemFree=%lu kB\n",
 		       s, domain_tasks(bomb), (long)usage, lim, (long)failcnt,
-		       percent(rate, worker_rate_before), percent(sh.got, sh.total),
-		       share > 100 ? 100 : share,
-		       (unsigned long)sh.shell_wait_ms,
-		       nr_free_pages() * 4);
+		       percent(rate, worker_rate_before),
+		       percent(sh.got, sh.total), share > 100 ? 100 : share,
+		       (unsigned long)sh.shell_wait_ms, nr_free_pages() * 4);
 	}
 	return 0;
 }
@@ -369,7 +370,8 @@ static int demo_stop(const char *bomb)
 		msleep(50);
 	unsigned long now = nr_free_pages();
 	printk("demo: bomb killed and removed in %lu ms; MemFree %lu kB, "
-	       "before the bomb %lu kB (%+ld pages); nr_dying_descendants %ld\n",
+	       "before the bomb %lu kB (%+ld pages); "
+	       "nr_dying_descendants %ld\n",
 	       (unsigned long)(uptime_ms() - t0), now * 4, memfree_before * 4,
 	       (long)now - (long)memfree_before, (long)nr_dying());
 	return 0;
@@ -385,12 +387,15 @@ static int cmd_demo(int argc, char **argv)
 		if (*end || secs < 1 || secs > 600)
 			return shell_error(EINVAL, "SECS must be 1..600");
 		if (worker_pid < 0)
-			return shell_error(EINVAL, "run 'demo start DOMAIN' first");
+			return shell_error(EINVAL,
+					   "run 'demo start DOMAIN' first");
 		return demo_watch(argv[2], secs);
 	}
 	if (argc == 3 && !strcmp(argv[1], "stop"))
 		return demo_stop(argv[2]);
-	return shell_error(EINVAL, "usage: demo start DOMAIN | watch BOMB SECS | stop BOMB");
+	return shell_error(
+		EINVAL,
+		"usage: demo start DOMAIN | watch BOMB SECS | stop BOMB");
 }
 SHELL_COMMAND(demo, "demo start DOMAIN | watch BOMB SECS | stop BOMB",
 	      "the fork-bomb demonstration's measurements (script=demo)");

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * kernel/programs/programs.c - the built-in programs that `run` starts (SPEC 7.4).
+ * kernel/programs/programs.c - the built-in programs that `run` starts (SPEC
+ * 7.4).
  *
  *   spin            sleeps until killed
  *   worker [N]      units of CPU work, counted in WORK; N units then exits
@@ -13,7 +14,8 @@
  *   mkdirloop [DIR] `while true; do mkdir x; cd x; done` in /tmp (or DIR,
  *                   a directory of /tmp); exits at the first ENOMEM
  *                   (WORK: directories made)
- *   stress SECONDS  random domain and task operations (kernel/programs/stress.c)
+ *   stress SECONDS  random domain and task operations
+ *                   (kernel/programs/stress.c)
  *
  * What they hold is freed when they exit (killed).
  */
@@ -175,8 +177,8 @@ static void mkdirloop_main(struct task *self, const char *arg)
 		if (ret == 0)
 			self->work++;
 		if (ret == 0 || ret == -EEXIST)
-			ret = tmpfs_chdir_at((struct tmpfs_inode **)
-						     &self->prog_data, "x"); /* cd x */
+			ret = tmpfs_chdir_at(  /* cd x */
+				(struct tmpfs_inode **)&self->prog_data, "x");
 		kernel_leave(self);
 	}
 }

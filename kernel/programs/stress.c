@@ -214,7 +214,7 @@ static void run_program(struct stress_worker *w, const char *dir,
 		*slot = ret;
 }
 
-/* --- one operation ---------------------------------------------------------- */
+/* --- one operation -------------------------------------------------------- */
 
 static const char *const limit_values[] = {
 	"-1", "64K", "256K", "1M", "4M", "16M", "4096",

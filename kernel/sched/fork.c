@@ -115,12 +115,12 @@ static int task_create(const struct program *prog, const char *arg,
 	memcg_account_kernel_stack(stack, +1);
 
 	/*
-	 * 2. The task itself, charged too: the task_struct cache is
-	 * accounted, so the object comes from the domain's own child cache
-	 * (mm/memcg/memcg_slab.h). Its slab pages hold only this domain's tasks,
-	 * so they are the domain's to pay for, and go back - uncharging it -
-	 * when its last task struct is freed; no other domain's objects can
-	 * keep them (or a removed domain) alive.
+	 * 2. The task itself, charged too: the task_struct cache is accounted,
+	 * so the object comes from the domain's own child cache
+	 * (mm/memcg/memcg_slab.h). Its slab pages hold only this domain's
+	 * tasks, so they are the domain's to pay for, and go back - uncharging
+	 * it - when its last task struct is freed; no other domain's objects
+	 * can keep them (or a removed domain) alive.
 	 */
 	task = task_alloc(GFP_ACCOUNT | __GFP_NOWARN);
 	if (!task)

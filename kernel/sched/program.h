@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * kernel/sched/program.h - built-in programs, and the kernel services they call.
+ * kernel/sched/program.h - built-in programs, and the kernel services they
+ * call.
  *
  * A program is a function void main(struct task *self, const char *arg)
  * that a task runs (`run DOMAIN PROGRAM [ARGS]`, or fork). It counts its
@@ -36,7 +37,7 @@ struct program {
 /* program_find - the built-in program called name, or NULL. */
 const struct program *program_find(const char *name);
 
-/* --- entering and leaving the kernel ----------------------------------------- */
+/* --- entering and leaving the kernel -------------------------------------- */
 
 _Noreturn void task_exit(void);
 
@@ -57,7 +58,7 @@ static inline void kernel_leave(struct task *self)
 		task_exit();
 }
 
-/* --- services (kernel/sched/program.c) ------------------------------------------- */
+/* --- services (kernel/sched/program.c) ------------------------------------ */
 
 /*
  * prog_fork - a copy of the calling task: the same program, from the

@@ -154,7 +154,7 @@ void sched_cpu_times(struct task *task, struct sched_cpu_times *times)
 	local_irq_restore(flags);
 }
 
-/* --- switching ----------------------------------------------------------------- */
+/* --- switching ------------------------------------------------------------ */
 
 static void check_stack(struct task *task)
 {
@@ -292,7 +292,7 @@ void set_current_state(int state)
 	__atomic_store_n(&current->state, state, __ATOMIC_SEQ_CST);
 }
 
-/* --- waking ------------------------------------------------------------------- */
+/* --- waking --------------------------------------------------------------- */
 
 /*
  * select_cpu - where a task that becomes runnable should run (interrupts
@@ -371,7 +371,7 @@ void wake_up_new_task(struct task *task)
 	local_irq_restore(flags);
 }
 
-/* --- sleeping ------------------------------------------------------------------ */
+/* --- sleeping ------------------------------------------------------------- */
 
 static void wake_timer_fn(struct timer *timer)
 {
@@ -411,7 +411,7 @@ static void sched_sleep_until(uint64_t end)
 	}
 }
 
-/* --- the tick and load balancing ------------------------------------------------ */
+/* --- the tick and load balancing ------------------------------------------ */
 
 /*
  * load_balance - this CPU pulls waiting tasks from the most loaded CPU
@@ -502,7 +502,7 @@ static void scheduler_tick(void)
 
 TICK_HOOK(scheduler_tick);
 
-/* --- idle ------------------------------------------------------------------------ */
+/* --- idle ----------------------------------------------------------------- */
 
 /*
  * sched_init_cpu - this CPU's run queue, and its idle task: the context

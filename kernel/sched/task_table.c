@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * kernel/sched/task_table.c - the table of tasks: PIDs, finding a task by PID,
- * references, and killing (see kernel/sched/task_table.h, kernel/task/task_ops.h).
+ * references, and killing (see kernel/sched/task_table.h,
+ * kernel/task/task_ops.h).
  *
  * The table is a hash of PID chains plus one list of every task in order
  * of creation (for ps), both under tasklist_lock. A task is in the table
@@ -134,8 +135,9 @@ void task_put(struct task *task)
 		return;
 	if (left < 0 || task->stack || !task->reaped)
 		panic("task_put: task %d (%s): last reference dropped with "
-		      "refcnt %d, stack %p, %s", task->pid, task->comm, left,
-		      (void *)task->stack, task->reaped ? "reaped" : "not reaped");
+		      "refcnt %d, stack %p, %s",
+		      task->pid, task->comm, left, (void *)task->stack,
+		      task->reaped ? "reaped" : "not reaped");
 	task_free(task);
 }
 
@@ -175,7 +177,7 @@ void task_snapshot_put(struct task **tasks, size_t nr)
 	kfree(tasks);
 }
 
-/* --- killing ---------------------------------------------------------------- */
+/* --- killing -------------------------------------------------------------- */
 
 /*
  * __task_kill - mark the task killed and wake it if it sleeps: it exits at

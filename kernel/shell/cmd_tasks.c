@@ -66,8 +66,11 @@ static int cmd_run(int argc, char **argv)
 		return shell_error(E2BIG, "domain path too long");
 	prog = program_find(argv[2]);
 	if (!prog)
-		return shell_error(ENOENT, "no program '%s' (spin, worker, "
-				   "forkbomb, hog, cache, kmemhog, mkdirloop, stress)", argv[2]);
+		return shell_error(
+			ENOENT,
+			"no program '%s' (spin, worker, "
+			"forkbomb, hog, cache, kmemhog, mkdirloop, stress)",
+			argv[2]);
 	ret = join_args(argc, argv, 3, arg, sizeof(arg));
 	if (ret < 0)
 		return ret;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * kernel/shell/shell_line.h - the shell's line discipline: turning the bytes that
- * arrive from the console into lines, with echo and backspace.
+ * kernel/shell/shell_line.h - the shell's line discipline: turning the bytes
+ * that arrive from the console into lines, with echo and backspace.
  */
 #ifndef KERNEL_SHELL_LINE_H
 #define KERNEL_SHELL_LINE_H

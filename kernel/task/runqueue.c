@@ -214,7 +214,7 @@ void *rq_key_of(const struct runqueue *rq, const struct rq_entity *e)
 	return e->group >= 0 ? rq->groups[e->group].key : NULL;
 }
 
-/* --- across CPUs ------------------------------------------------------------ */
+/* --- across CPUs ---------------------------------------------------------- */
 
 static int census_find(const struct rq_census *census, void *key)
 {

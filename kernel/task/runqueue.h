@@ -126,7 +126,7 @@ unsigned int rq_group_tasks(const struct runqueue *rq, void *key);
 /* rq_key_of - the key of e's group (e on this run queue), or NULL. */
 void *rq_key_of(const struct runqueue *rq, const struct rq_entity *e);
 
-/* --- across CPUs ------------------------------------------------------------ */
+/* --- across CPUs ---------------------------------------------------------- */
 
 #define RQ_CENSUS_MAX 128
 

@@ -3,7 +3,8 @@
  * kernel/task/task.h - a task: a thread of kernel execution running a built-in
  * program, with its own 16 KiB kernel stack, in exactly one domain.
  *
- * Life of a task (kernel/sched/fork.c, kernel/sched/exit.c, kernel/sched/sched.c):
+ * Life of a task (kernel/sched/fork.c, kernel/sched/exit.c,
+ * kernel/sched/sched.c):
  *
  *   TASK_NEW       made by fork or `run`, not yet on a run queue
  *   TASK_RUNNING   runnable: running on a CPU or waiting on its run queue
@@ -61,11 +62,11 @@ struct task {
 	unsigned int flags;
 	struct mem_cgroup *memcg;     /* the domain this task is in */
 	struct list_head memcg_node;  /* on memcg->tasks */
-	/* User memory (mm/memcg/user_memory.c), under user_memory_lock; set up by
-	 * mem_cgroup_attach_task / mem_cgroup_fork_task. */
+	/* User memory (mm/memcg/user_memory.c), under user_memory_lock; set
+	 * up by mem_cgroup_attach_task / mem_cgroup_fork_task. */
 	struct list_head user_rss;    /* its rss pages, linked by page->lru */
 	struct list_head user_cache;  /* its cache pages (reclaimable) */
-	struct list_head user_node;   /* on user_memory_tasks while it has any */
+	struct list_head user_node;   /* on user_memory_tasks if it has any */
 	unsigned long user_pages;     /* rss + cache pages it holds */
 
 	/* The program (kernel/sched/program.h). */

@@ -2,12 +2,12 @@
 /*
  * kernel/task/task_ops.h - what the domain code needs from the tasks code.
  *
- * mm/memcg/memcontrol.c, mm/memcg/memcg_oom.c and kernel/cgroup/cgroupfs.c keep each domain's
- * list of tasks themselves (task->memcg, task->memcg_node), but finding a
- * task by PID, killing one and sleeping belong to the tasks code
- * (kernel/sched/task_table.c, fork.c, exit.c, kernel/sched/sched.c). These are the calls it provides. On
- * the host, tests/unit/host_tasks.c provides them for the unit tests and
- * the fuzzer.
+ * mm/memcg/memcontrol.c, mm/memcg/memcg_oom.c and kernel/cgroup/cgroupfs.c keep
+ * each domain's list of tasks themselves (task->memcg, task->memcg_node), but
+ * finding a task by PID, killing one and sleeping belong to the tasks code
+ * (kernel/sched/task_table.c, fork.c, exit.c, kernel/sched/sched.c). These are
+ * the calls it provides. On the host, tests/unit/host_tasks.c provides them for
+ * the unit tests and the fuzzer.
  *
  * In the other direction, the tasks code calls (mm/memcg/memcontrol.h):
  *   mem_cgroup_attach_task()  for a task started by `run` or at boot,

@@ -43,7 +43,7 @@ struct cpu {
 	volatile bool online;
 	volatile bool call_pending; /* smp_call_function request for us */
 	uint64_t ticks;            /* timer interrupts on this CPU */
-	uint64_t gdt[7];           /* null, kcode, kdata, ucode32, udata, tss (2) */
+	uint64_t gdt[7];  /* null, kcode, kdata, ucode32, udata, tss (2) */
 	struct tss tss;
 	void *scheduler;           /* per-CPU run queue (kernel/sched) */
 	/* Where the panic's NMI stopped this CPU (smp_report_stopped_cpus). */
