@@ -8,7 +8,8 @@
 #   make test       every test; ends with "N passed, N failed"
 #   make bench      benchmarks (section 9 of the spec)
 #   make gdb        boot stopped, waiting for gdb (it prints what to type)
-#   make lint       cppcheck and clang-tidy over the kernel and host sources
+#   make lint       cppcheck and clang-tidy over the kernel and host sources,
+#                   and no source line over 80 columns
 #   make deps       install the Debian packages the other targets need
 #
 # Variables: CPUS (QEMU -smp, default 2), MEM (default 512M), DEBUG=1 for
@@ -133,7 +134,7 @@ QEMU := qemu-system-x86_64 $(QEMU_ACCEL) -smp $(CPUS) -m $(MEM) \
 OVMF_CODE := /usr/share/OVMF/OVMF_CODE.fd
 export QEMU_ACCEL
 
-.PHONY: all iso run run-iso shell test unit fuzz bench deps clean gdb lint lint-cppcheck debug
+.PHONY: all iso run run-iso shell test unit fuzz bench deps clean gdb lint lint-cppcheck lint-columns debug
 all: $(ELF)
 
 # The lock-debugging kernel (tests/qemu/debuglocks.t boots it).
@@ -306,8 +307,15 @@ CPPCHECK := cppcheck --quiet --std=c11 --platform=unix64 \
 	--suppressions-list=tests/lint/cppcheck-suppressions \
 	'-D_Noreturn=__attribute__((noreturn))' -DCONFIG_MEMCG_KMEM -I.
 
-lint: lint-cppcheck $(KERNEL_TIDY) $(HOST_TIDY)
+lint: lint-columns lint-cppcheck $(KERNEL_TIDY) $(HOST_TIDY)
 	@echo "lint: clean (cppcheck, and clang-tidy on $(words $(KERNEL_TIDY)) kernel and $(words $(HOST_TIDY)) host files)"
+
+# Lines of at most 80 columns in kernel/, mm/, arch/ and drivers/
+# (tests/lint/columns.pl; tests/lint/columns-pending lists what is let
+# through for now).
+lint-columns:
+	@perl tests/lint/columns.pl kernel mm arch drivers | grep -v '(pending)$$' || true
+	@perl tests/lint/columns.pl kernel mm arch drivers > /dev/null
 
 lint-cppcheck: $(LIBC)
 	$(call need,cppcheck clang-tidy)
