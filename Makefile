@@ -211,9 +211,9 @@ $(BUILD)/tally.iso: $(BUILD)/tally.elf boot/grub.cfg
 	grub-mkrescue -o $@ $(BUILD)/isodir 2> $(BUILD)/grub-mkrescue.log || \
 		{ cat $(BUILD)/grub-mkrescue.log; exit 1; }
 
-# The fork-bomb demonstration (SPEC 8): boot script "demo" (kernel/shell/script.c),
-# then the prompt.
-# `poweroff` exits QEMU with status 1 (isa-debug-exit, SPEC 3): a success.
+# The fork-bomb demonstration: boot script "demo" (kernel/shell/script.c),
+# then the prompt. `poweroff` exits QEMU with status 1 (the isa-debug-exit
+# device; docs/interface.md): a success.
 run: $(ELF)
 	$(call need,qemu-system-x86_64)
 	$(QEMU) -display none -serial mon:stdio -kernel $(ELF) -append "script=demo" || \

@@ -8,7 +8,7 @@
 # {s32 code, s32 target, s64 key}, each an offset from its own field) and
 # checks, for every entry:
 #   - the site is in .text and holds the 5-byte NOP 0f 1f 44 00 00 (every
-#     key is off in the image: SPEC 1, "Static keys, listed");
+#     key is off in the image, as docs/interface.md says);
 #   - its target is in .text;
 #   - its key is a symbol, and registered: listed in the static_keys table
 #     (DEFINE_STATIC_KEY_FALSE), so that /proc/static_keys shows it;

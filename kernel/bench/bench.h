@@ -4,7 +4,7 @@
  * shell and by `make bench`.
  *
  * Each benchmark times an operation with the TSC over many rounds and
- * prints one line (SPEC 9):
+ * prints one line (its format: docs/interface.md):
  *
  *   bench NAME median_cycles=N p99_cycles=N ops=N
  *
@@ -59,7 +59,7 @@ struct bench_result {
  */
 struct bench_result bench_time(void (*op)(void *), void *arg);
 
-/* bench_print - the SPEC 9 line for one benchmark. */
+/* bench_print - the `bench` line for one benchmark. */
 void bench_print(const char *name, const struct bench_result *r);
 
 /* bench_stats - median and p99 of n samples (sorted in place). */

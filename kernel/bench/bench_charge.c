@@ -41,7 +41,7 @@
  * pair over samples and CPUs, and `ops` is the pairs made per CPU (the
  * mean over the CPUs taking part). The scaling curve repeats the run with
  * CPUs 0..K-1 taking part, K = 1, 2, ... all, each two "# " lines; the
- * SPEC 9 line is the run with all CPUs:
+ * `bench` line is the run with all CPUs:
  *
  *   # charge_smp_stock cpus=2 median_cycles=N
  *   # charge_smp_stock cpus=2 transfers_per_1k=N
@@ -50,7 +50,7 @@
  *
  * On a NUMA machine (more than one node, mm/numa.h) each node's CPUs are
  * also run on their own, one extra line per node with CPUs; "node=N"
- * stands where a parser of SPEC 9 lines expects median_cycles, so these
+ * stands where a parser of `bench` lines expects median_cycles, so these
  * lines are never mistaken for the all-CPU figure:
  *
  *   bench charge_smp_stock node=1 median_cycles=N p99_cycles=N ops=N \

@@ -7,7 +7,7 @@
  *
  *   bench charge_steps step=NAME median_cycles=N ...
  *
- * "step=NAME" stands where a parser of SPEC 9 lines expects median_cycles,
+ * "step=NAME" stands where a parser of `bench` lines expects median_cycles,
  * so these lines are never mistaken for a page benchmark. The steps:
  *
  *   stock_hit     memcg_charge_kmem from the stock + memcg_uncharge_kmem

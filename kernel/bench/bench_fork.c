@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * kernel/bench/bench_fork.c - fork + exit + reap, timed with the TSC: the
- * `fork_exit` benchmark (SPEC 9), also reported by `ktest
+ * `fork_exit` benchmark (docs/interface.md), also reported by `ktest
  * sched_fork_exit_cycles`, and `fork_exit_accounted`, the same in a domain
  * with a kmem limit, whose every child's stack is charged and uncharged.
  *

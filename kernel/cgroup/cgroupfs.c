@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * kernel/cgroup/cgroupfs.c - the /cgroup directories and their control files
- * (SPEC 5.2), on the control tree of kernel/fs/ctlfs.c (Linux: the memory
- * controller's cftype table in mm/memcg/memcontrol.c).
+ * (docs/interface.md), on the control tree of kernel/fs/ctlfs.c (Linux: the
+ * memory controller's cftype table in mm/memcg/memcontrol.c).
  *
  * Every domain has a directory: /cgroup is the root domain, and mkdir
  * under any domain's directory makes a child domain, rmdir removes one.

@@ -2,10 +2,10 @@
 /*
  * kernel/lib/errno_name.h - the symbolic name of an error number.
  *
- * The shell reports a failed command as "error: ENAME: explanation"; this
- * is where -EBUSY becomes "EBUSY". Only the names the shell protocol allows
- * (SPEC 7.2) are known: EINVAL, EBUSY, ENOENT, EEXIST, ENOMEM, ENOTDIR,
- * EISDIR, EPERM, ESRCH, ENOSPC, E2BIG.
+ * The shell reports a failed command as "error: ENAME: explanation"; this is
+ * where -EBUSY becomes "EBUSY". Only the names the shell protocol allows
+ * (docs/interface.md) are known: EINVAL, EBUSY, ENOENT, EEXIST, ENOMEM,
+ * ENOTDIR, EISDIR, EPERM, ESRCH, ENOSPC, E2BIG.
  */
 #ifndef KERNEL_ERRNO_NAME_H
 #define KERNEL_ERRNO_NAME_H

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * kernel/programs/demo.c - the `demo` command behind the fork-bomb
- * demonstration (SPEC 8, boot script `demo` in kernel/shell/script.c):
+ * demonstration (boot script `demo` in kernel/shell/script.c):
  *
  *   demo start DOMAIN      start a worker in DOMAIN; measure its rate
  *                          (units of work per second, with the other
@@ -135,8 +135,8 @@ static uint64_t worker_work(void)
  * fair_share - the worker's fair share of total CPU time on its CPU, when
  * the other two domains there used a and b of it (the system tasks, which
  * the scheduler treats as one domain, and the other user domains - in the
- * demo, the bomb). Max-min fairness, as the scheduler's rule is (SPEC 6:
- * a CPU's time equally among the domains that want it): each of the three
+ * demo, the bomb). Max-min fairness, as the scheduler's rule is (a CPU's
+ * time equally among the domains that want it): each of the three
  * is owed an equal part; what a domain does not use goes to the others.
  * The worker always wants the CPU, so it is owed total - a - b if both
  * used less than a third, else what is left when the one that used more

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * kernel/programs/programs.c - the built-in programs that `run` starts (SPEC
- * 7.4).
+ * kernel/programs/programs.c - the built-in programs that `run` starts.
  *
  *   spin            sleeps until killed
  *   worker [N]      units of CPU work, counted in WORK; N units then exits

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * kernel/programs/stress.c - `stress SECONDS` (SPEC 10): every CPU changes the
+ * kernel/programs/stress.c - `stress SECONDS`: every CPU changes the
  * domain tree and its tasks at random for SECONDS, as fast as it can,
  * through the same calls a user's commands make; then everything it made
- * is undone, and `check` must find every invariant of SPEC 5.3 intact.
+ * is undone, and `check` must find every accounting invariant intact
+ * (mm/memcg/memcg_check.c).
  *
  *   run DOMAIN stress SECONDS    a task in DOMAIN starts one stress worker
  *                                per CPU there, waits for them, cleans up

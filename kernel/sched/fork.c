@@ -211,7 +211,7 @@ static int spawn(struct mem_cgroup *memcg, const struct program *prog,
 	struct task *task;
 	int ret;
 
-	/* The caller holds a reference on memcg (SPEC 7.3 `run`). */
+	/* The caller (`run`) holds a reference on memcg. */
 	old = set_active_memcg(memcg);
 	ret = task_create(prog, arg, 0, &task);
 	set_active_memcg(old);

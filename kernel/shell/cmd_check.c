@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * kernel/shell/cmd_check.c - the `check` shell command: verify the accounting
- * invariants of SPEC 5.3 (mm/memcg/memcg_check.c) and print
+ * invariants (mm/memcg/memcg_check.c) and print
  *
  *   check: ok
  *

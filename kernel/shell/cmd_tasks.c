@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * kernel/shell/cmd_tasks.c - the shell's task commands (SPEC 7.3):
+ * kernel/shell/cmd_tasks.c - the shell's task commands (docs/interface.md):
  *
  *   run DOMAIN PROGRAM [ARGS]   start a task, a job of the shell
  *                               (kernel/shell/jobs.h); prints "pid N"
@@ -116,8 +116,9 @@ static const char *state_name(const struct task *task)
 	}
 }
 
-/* The columns of ps (SPEC 7.3), and the least width of each: a column is
- * widened to its longest value, so that every line stays aligned. */
+/* The columns of ps (docs/interface.md), and the least width of each: a
+ * column is widened to its longest value, so that every line stays
+ * aligned. */
 enum { PS_PID, PS_DOMAIN, PS_CPU, PS_STATE, PS_PROG, PS_COLUMNS };
 static const char *const ps_header[PS_COLUMNS] = {
 	"PID", "DOMAIN", "CPU", "STATE", "PROG"};

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * kernel/shell/jobs.h - the shell's jobs: the tasks it started with `run`
- * (SPEC 7.2), reaped as a Unix shell reaps its background jobs.
+ * (docs/interface.md), reaped as a Unix shell reaps its background jobs.
  *
  * A job's task is started with task_spawn_job (kernel/sched/fork.h): when it
  * ends, the reaper reaps it - so that nothing of it, not even a zombie's

@@ -19,7 +19,7 @@
 #include "kernel/shell/shell.h"
 #include "mm/slab.h"
 
-/* The fork-bomb demonstration (SPEC 8): a bomb under an 8M kmem limit next
+/* The fork-bomb demonstration: a bomb under an 8M kmem limit next
  * to a worker; `demo` (kernel/programs/demo.c) prints the status lines and
  * checks the recovery. While the bomb is at its limit, a fork in another domain
  * still works (`run ... worker 1`: one unit of work, then it exits). */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * kernel/shell/shell.h - the shell on the console (SPEC 7.2, 7.3).
+ * kernel/shell/shell.h - the shell on the console (docs/interface.md).
  *
  * The shell prints the prompt "tally:CWD# ", reads a line (with echo, see
  * kernel/shell/shell_line.h), splits it into words and runs the command named

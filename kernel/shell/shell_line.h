@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* The longest line the shell accepts (SPEC 7.2); longer lines are E2BIG. */
+/* The longest line the shell accepts; longer lines are E2BIG. */
 #define SHELL_LINE_MAX 255
 
 struct shell_line {

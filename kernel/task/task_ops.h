@@ -39,7 +39,7 @@ void task_put(struct task *task);
 
 /*
  * task_kill - kill task: it exits at its next preemption point or return
- * to the scheduler (SPEC 6), and its exit calls mem_cgroup_exit_task().
+ * to the scheduler, and its exit calls mem_cgroup_exit_task().
  * Asynchronous: returns at once. Called with memcg_tree_lock held (and
  * from any CPU): must not sleep and must not take memcg_tree_lock. Killing
  * a task that is already killed or exiting does nothing. Never called

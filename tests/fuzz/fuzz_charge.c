@@ -5,7 +5,7 @@
  * use_hierarchy, kernel allocations on several CPUs, user memory (with
  * reclaim and the OOM killer), task moves, forks, exits, force_empty,
  * cgroup.kill - and after every one of them memcg_check() must find every
- * invariant of SPEC 5.3 intact. At the end everything is undone, and no
+ * accounting invariant intact. At the end everything is undone, and no
  * domain, charge or page may be left behind.
  *
  *   make build/fuzz/fuzz_charge && build/fuzz/fuzz_charge -max_total_time=60

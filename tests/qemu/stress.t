@@ -1,6 +1,6 @@
 #!/usr/bin/perl
 # SPDX-License-Identifier: MIT
-# tests/qemu/stress.t - SPEC 10: `stress SECONDS` on 4 CPUs (random mkdir
+# tests/qemu/stress.t - `stress SECONDS` on 4 CPUs (random mkdir
 # and rmdir, limit changes, runs, kills, moves, cgroup.kill on every CPU),
 # then `check: ok`, the stress tree gone, no task left, no dying domain and
 # MemFree back to within 256 KiB; the same under fault injection

@@ -153,7 +153,7 @@ static inline int64_t usage(struct res_counter *c)
 }
 
 /* owned_kmem - memcg's kmem usage less the kernel charge its CPU stocks
- * hold (SPEC 5.3): the bytes of the kernel pages it owns. */
+ * hold: the bytes of the kernel pages it owns. */
 static inline int64_t owned_kmem(struct mem_cgroup *memcg)
 {
 	return usage(&memcg->kmem) -
