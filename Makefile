@@ -8,7 +8,8 @@
 #   make test       every test; ends with "N passed, N failed"
 #   make bench      benchmarks (docs/benchmarks.md)
 #   make gdb        boot stopped, waiting for gdb (it prints what to type)
-#   make lint       cppcheck and clang-tidy over the kernel and host sources
+#   make lint       cppcheck and clang-tidy over the kernel and host sources,
+#                   and no source line over 80 columns
 #   make labs       the graded labs, a line each (docs/labs/README.md)
 #   make lab-start LAB=NAME   branch lab/NAME: the lab's code replaced by stubs
 #   make grade [LAB=NAME]     build, run the lab's tests, print the score
@@ -88,9 +89,9 @@ KERNEL_ASFLAGS := -I. -DTALLY_KERNEL -D__ASSEMBLY__
 # Every folder of the kernel is built by wildcard: a file added to a folder
 # is compiled with no list to edit.
 rwildcard = $(foreach d,$(wildcard $(1:=/*)),$(call rwildcard,$(d),$(2)) $(filter $(subst *,%,$(2)),$(d)))
-KERNEL_C := $(sort $(call rwildcard,arch kernel mm,*.c))
+KERNEL_C := $(sort $(call rwildcard,arch drivers kernel mm,*.c))
 KERNEL_S := $(sort $(call rwildcard,boot arch,*.S))
-KERNEL_H := $(sort $(call rwildcard,arch kernel mm,*.h))
+KERNEL_H := $(sort $(call rwildcard,arch drivers kernel mm,*.h))
 KERNEL_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(KERNEL_C)) \
 	$(patsubst %.S,$(OBJ)/%.o,$(KERNEL_S)) \
 	$(OBJ)/fb_font.o
@@ -98,12 +99,12 @@ KERNEL_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(KERNEL_C)) \
 # --- host builds of mm/ and the pure logic of kernel/ ------------------------
 # mm/ (all of it) and these folders of kernel/ are pure logic: every file in
 # them compiles for the host too, behind the platform interface
-# (kernel/platform.h; tests/unit/host_*.c stand in for the machine).
+# (kernel/base/platform.h; tests/unit/host_*.c stand in for the machine).
 HOST_DIRS := kernel/lib kernel/fs kernel/cgroup kernel/shell kernel/trace
 # Host-built files outside those folders, and kernel-only files inside them.
 # Each must exist: a file that moves out from under a name here stops the
 # build instead of silently leaving the host build.
-HOST_ALSO := kernel/static_key.c kernel/static_key_table.c kernel/sched/runqueue.c
+HOST_ALSO := kernel/static_key.c kernel/static_key_table.c kernel/task/runqueue.c
 HOST_EXCLUDE := kernel/fs/proc.c kernel/shell/cmd_tasks.c \
 	kernel/shell/cmd_locktest.c kernel/shell/script.c \
 	kernel/trace/trace.c kernel/trace/trace_events.c kernel/trace/trace_fs.c \
@@ -113,8 +114,8 @@ HOST_SRCS := $(sort $(call rwildcard,mm,*.c) \
 	$(filter-out $(HOST_EXCLUDE),$(foreach d,$(HOST_DIRS),$(wildcard $(d)/*.c))) \
 	$(HOST_ALSO)) $(wildcard tests/unit/host_*.c)
 HOST_HEADERS := $(KERNEL_H) $(wildcard tests/unit/*.h)
-# The host chooses its platform stubs here: kernel/platform.h names only the
-# kernel's (arch/x86_64/platform.h), and -include puts the pthread versions
+# The host chooses its platform stubs here: kernel/base/platform.h names only the
+# kernel's (arch/x86_64/asm/platform.h), and -include puts the pthread versions
 # in front of every host-compiled file.
 HOST_CFLAGS := -std=gnu11 -g -O1 -I. -DTALLY_HOST -DCONFIG_MEMCG_KMEM \
 	-include tests/unit/host_platform.h \
@@ -136,8 +137,8 @@ QEMU := qemu-system-x86_64 $(QEMU_ACCEL) -smp $(CPUS) -m $(MEM) \
 OVMF_CODE := /usr/share/OVMF/OVMF_CODE.fd
 export QEMU_ACCEL
 
-.PHONY: all iso run run-iso shell test unit fuzz bench deps clean gdb lint lint-cppcheck debug \
-	labs lab-start grade
+.PHONY: all iso run run-iso shell test unit fuzz bench deps clean gdb lint \
+	lint-cppcheck lint-columns debug labs lab-start grade
 all: $(ELF)
 
 # The lock-debugging kernel (tests/qemu/debuglocks.t boots it).
@@ -193,13 +194,13 @@ $(ELF): $(KERNEL_OBJS) linker.ld $(LIBC) tests/check_image.sh tests/check_jump_s
 # another, e.g. FONT=Lat15-Terminus32x16 for large glyphs.
 FONT ?= Lat15-VGA16
 FONT_PSF := /usr/share/consolefonts/$(FONT).psf.gz
-$(BUILD)/fb_font.c: arch/x86_64/drivers/font2c.pl $(wildcard $(FONT_PSF))
+$(BUILD)/fb_font.c: drivers/video/font2c.pl $(wildcard $(FONT_PSF))
 	@test -f $(FONT_PSF) || { echo "make: $(FONT_PSF) is missing: running make deps"; $(MAKE) deps; }
 	@mkdir -p $(dir $@)
-	gzip -dc $(FONT_PSF) | perl arch/x86_64/drivers/font2c.pl $(FONT) > $@.tmp
+	gzip -dc $(FONT_PSF) | perl drivers/video/font2c.pl $(FONT) > $@.tmp
 	mv $@.tmp $@
 
-$(OBJ)/fb_font.o: $(BUILD)/fb_font.c arch/x86_64/drivers/fb_font.h $(LIBC)
+$(OBJ)/fb_font.o: $(BUILD)/fb_font.c drivers/video/fb_font.h $(LIBC)
 	@mkdir -p $(dir $@)
 	$(CC) $(KERNEL_CFLAGS) -c $< -o $@
 
@@ -214,10 +215,9 @@ $(BUILD)/tally.iso: $(BUILD)/tally.elf boot/grub.cfg
 	grub-mkrescue -o $@ $(BUILD)/isodir 2> $(BUILD)/grub-mkrescue.log || \
 		{ cat $(BUILD)/grub-mkrescue.log; exit 1; }
 
-# The fork-bomb demonstration (docs/design.md): boot script "demo"
-# (kernel/shell/script.c), then the prompt.
-# `poweroff` exits QEMU with status 1 (isa-debug-exit, docs/interface.md): a
-# success.
+# The fork-bomb demonstration: boot script "demo" (kernel/shell/script.c),
+# then the prompt. `poweroff` exits QEMU with status 1 (the isa-debug-exit
+# device; docs/interface.md): a success.
 run: $(ELF)
 	$(call need,qemu-system-x86_64)
 	$(QEMU) -display none -serial mon:stdio -kernel $(ELF) -append "script=demo" || \
@@ -325,8 +325,15 @@ CPPCHECK := cppcheck --quiet --std=c11 --platform=unix64 \
 	--suppressions-list=tests/lint/cppcheck-suppressions \
 	'-D_Noreturn=__attribute__((noreturn))' -DCONFIG_MEMCG_KMEM -I.
 
-lint: lint-cppcheck $(KERNEL_TIDY) $(HOST_TIDY)
+lint: lint-columns lint-cppcheck $(KERNEL_TIDY) $(HOST_TIDY)
 	@echo "lint: clean (cppcheck, and clang-tidy on $(words $(KERNEL_TIDY)) kernel and $(words $(HOST_TIDY)) host files)"
+
+# Lines of at most 80 columns in kernel/, mm/, arch/ and drivers/
+# (tests/lint/columns.pl; tests/lint/columns-pending lists what is let
+# through for now).
+lint-columns:
+	@perl tests/lint/columns.pl kernel mm arch drivers | grep -v '(pending)$$' || true
+	@perl tests/lint/columns.pl kernel mm arch drivers > /dev/null
 
 lint-cppcheck: $(LIBC)
 	$(call need,cppcheck clang-tidy)

@@ -49,7 +49,7 @@ mb2_header:
 	.long _start
 	/* framebuffer tag (optional): any mode. GRUB keeps VGA text under BIOS
 	 * when grub.cfg says "set gfxpayload=text", and passes the UEFI GOP
-	 * framebuffer under UEFI (arch/x86_64/drivers/fb.c draws on it). */
+	 * framebuffer under UEFI (drivers/video/fb.c draws on it). */
 	.align 8
 	.short 5, 1
 	.long 20

@@ -14,8 +14,8 @@
 #include <sys/stat.h>
 
 #include "kernel/printk/console.h"
-#include "kernel/power.h"
-#include "kernel/locking/spinlock.h"
+#include "kernel/base/power.h"
+#include "kernel/base/spinlock.h"
 
 /* This newlib calls the plain names (write, sbrk, ...). */
 #undef errno

@@ -2,16 +2,16 @@
 /*
  * kernel/panic.c - the end of the line: report a kernel bug and stop.
  */
-#include "kernel/panic.h"
+#include "kernel/base/panic.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "arch/x86_64/apic/lapic.h"
+#include "arch/x86_64/lapic.h"
 #include "arch/x86_64/smp.h"
 #include "arch/x86_64/trap.h"
-#include "kernel/platform.h"
-#include "kernel/power.h"
+#include "kernel/base/platform.h"
+#include "kernel/base/power.h"
 
 static volatile int panicking;
 

@@ -4,7 +4,7 @@
  * arch-independent part (Linux: kernel/jump_label.c).
  *
  * A static key is a reference count: the branch behind it is taken while
- * the count is above zero (kernel/static_key.h). Only the transitions
+ * the count is above zero (kernel/base/static_key.h). Only the transitions
  * 0 -> 1 and 1 -> 0 change code: they ask the architecture to rewrite every
  * site of the key (arch_jump_label_transform), to a jump or back to the
  * NOP. Other changes of the count only count. A site that several keys
@@ -21,12 +21,12 @@
  * while they spin (spin_lock_polled), as smp_call_function_all's own
  * waiters do.
  */
-#include "kernel/static_key.h"
+#include "kernel/base/static_key.h"
 
 #include <string.h>
 
-#include "kernel/locking/spinlock.h"
-#include "kernel/static_key_table.h"
+#include "kernel/base/spinlock.h"
+#include "kernel/base/static_key_table.h"
 #include "kernel/trace/trace_events.h"
 
 #ifdef TALLY_HOST
@@ -206,7 +206,7 @@ void static_key_slow_dec(struct static_key *key)
 }
 
 /* The registered keys: DEFINE_STATIC_KEY_FALSE's static_keys table
- * (kernel/section_table.h). */
+ * (kernel/base/section_table.h). */
 extern struct static_key *const __start_static_keys[];
 extern struct static_key *const __stop_static_keys[];
 

@@ -13,8 +13,8 @@
 #include "kernel/static_key_proc.h"
 
 #include "kernel/fs/ctlfs.h"
-#include "kernel/platform.h"
-#include "kernel/static_key.h"
+#include "kernel/base/platform.h"
+#include "kernel/base/static_key.h"
 
 static int static_keys_read(struct ctl_node *file, char *buf, size_t size)
 {

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
  * kernel/static_key_table.c - sorting and reading the table of static-key
- * patch sites (kernel/static_key_table.h): pure logic, no patching, so
+ * patch sites (kernel/base/static_key_table.h): pure logic, no patching, so
  * that host programs test it (tests/unit/test_static_key_table.c).
  */
-#include "kernel/static_key_table.h"
+#include "kernel/base/static_key_table.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "kernel/static_key.h"
+#include "kernel/base/static_key.h"
 
 /* Is v a value that fits an int32_t offset? */
 static int fits_s32(intptr_t v)

@@ -10,8 +10,8 @@
 #ifndef MM_BUDDY_H
 #define MM_BUDDY_H
 
-#include "kernel/lib/list.h"
-#include "kernel/locking/spinlock.h"
+#include "kernel/base/list.h"
+#include "kernel/base/spinlock.h"
 #include "mm/gfp.h"
 #include "mm/numa.h"
 #include "mm/page.h"

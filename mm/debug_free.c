@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "kernel/platform.h"
+#include "kernel/base/platform.h"
 
 /* Off until /proc/sys/debug_check_on_free says 1 (or a test takes it). */
 DEFINE_STATIC_KEY_FALSE(debug_check_on_free_key);

@@ -15,7 +15,7 @@
 
 #include <stddef.h>
 
-#include "kernel/static_key.h"
+#include "kernel/base/static_key.h"
 #include "mm/page.h"
 
 extern struct static_key debug_check_on_free_key;

@@ -14,7 +14,7 @@
 
 #include <stdbool.h>
 
-#include "kernel/platform.h"
+#include "kernel/base/platform.h"
 #include "mm/gfp.h"
 
 /* Every fail_page_interval-th allocation fails; 0: none. */

@@ -5,7 +5,7 @@
  *
  * On a NUMA machine memory is split between nodes, each close to some of
  * the CPUs: a CPU reaches its own node's memory faster than another's. The
- * firmware says which is which in the ACPI SRAT (arch/x86_64/acpi/acpi.c), which
+ * firmware says which is which in the ACPI SRAT (arch/x86_64/acpi.c), which
  * hands it to the functions below before mm_init. The buddy allocator then
  * keeps one zone per node (mm/buddy.c) and serves each CPU from its own
  * node first.
@@ -19,7 +19,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "kernel/platform.h"
+#include "kernel/base/platform.h"
 
 #define MAX_NUMNODES 8   /* node ids 0..MAX_NUMNODES-1 */
 #define NUMA_MAX_MEMBLKS 32

@@ -13,8 +13,8 @@
 #ifndef MM_PAGE_H
 #define MM_PAGE_H
 
-#include "kernel/lib/list.h"
-#include "kernel/platform.h"
+#include "kernel/base/list.h"
+#include "kernel/base/platform.h"
 
 #define PAGE_SHIFT 12
 #define PAGE_SIZE (1ul << PAGE_SHIFT)

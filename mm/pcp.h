@@ -11,8 +11,8 @@
 #ifndef MM_PCP_H
 #define MM_PCP_H
 
-#include "kernel/lib/list.h"
-#include "kernel/platform.h"
+#include "kernel/base/list.h"
+#include "kernel/base/platform.h"
 #include "mm/numa.h"
 #include "mm/page.h"
 

@@ -20,8 +20,8 @@
 
 #include <stddef.h>
 
-#include "kernel/lib/list.h"
-#include "kernel/locking/spinlock.h"
+#include "kernel/base/list.h"
+#include "kernel/base/spinlock.h"
 #include "mm/gfp.h"
 
 /* kmem_cache_create flags */

@@ -8,7 +8,7 @@
  */
 #include "mm/watermark.h"
 
-#include "kernel/task.h"
+#include "kernel/task/task.h"
 
 unsigned long min_free_pages;
 

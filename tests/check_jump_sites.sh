@@ -4,11 +4,11 @@
 # - check the static-key patch sites of the linked kernel, run by the
 # Makefile right after linking (after tests/check_image.sh).
 #
-# Reads the __jump_table section (kernel/static_key_table.h: entries of
+# Reads the __jump_table section (kernel/base/static_key_table.h: entries of
 # {s32 code, s32 target, s64 key}, each an offset from its own field) and
 # checks, for every entry:
 #   - the site is in .text and holds the 5-byte NOP 0f 1f 44 00 00 (every
-#     key is off in the image: docs/interface.md, "/proc/static_keys");
+#     key is off in the image, as docs/interface.md says);
 #   - its target is in .text;
 #   - its key is a symbol, and registered: listed in the static_keys table
 #     (DEFINE_STATIC_KEY_FALSE), so that /proc/static_keys shows it;

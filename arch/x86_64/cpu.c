@@ -7,10 +7,10 @@
  * only used for its interrupt stack table: double faults and NMIs switch to
  * a known-good stack, so a kernel stack overflow is still reported.
  */
-#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/asm/cpu.h"
 
 #include "arch/x86_64/io.h"
-#include "kernel/platform.h"
+#include "kernel/base/platform.h"
 
 struct cpu cpus[NR_CPUS];
 

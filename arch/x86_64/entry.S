@@ -14,7 +14,10 @@
 .macro TRAP_STUB vector
 	.align 16
 trap_stub_\vector:
-	.if (\vector == 8) || (\vector >= 10 && \vector <= 14) || (\vector == 17) || (\vector == 21) || (\vector == 29) || (\vector == 30)
+	/* The CPU pushes an error code for these; the others get a 0. */
+	.if (\vector == 8) || (\vector >= 10 && \vector <= 14) || \
+	    (\vector == 17) || (\vector == 21) || (\vector == 29) || \
+	    (\vector == 30)
 	.else
 	pushq $0
 	.endif

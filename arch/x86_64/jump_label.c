@@ -42,17 +42,17 @@
  * the handler stay, for the patching CPU itself and for NMIs.
  * text_poke=bp forces the IPI protocol (TCG and bare metal use it anyway).
  */
-#include "arch/x86_64/jump_label.h"
+#include "arch/x86_64/asm/jump_label.h"
 
 #include <string.h>
 
-#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/asm/cpu.h"
 #include "arch/x86_64/text_poke.h"
 #include "arch/x86_64/trap.h"
 #include "kernel/lib/cmdline.h"
-#include "kernel/platform.h"
-#include "kernel/static_key.h"
-#include "kernel/static_key_table.h"
+#include "kernel/base/platform.h"
+#include "kernel/base/static_key.h"
+#include "kernel/base/static_key_table.h"
 
 #define INT3 0xcc
 

@@ -12,7 +12,7 @@
 
 #include <string.h>
 
-#include "kernel/platform.h"
+#include "kernel/base/platform.h"
 
 struct boot_info boot_info;
 
@@ -48,9 +48,11 @@ struct mb2_tag {
 void boot_reserve(uint64_t start, uint64_t end)
 {
 	if (boot_info.nr_reserved == BOOT_MAX_RANGES)
-		panic("boot_info: more than %d reserved ranges", BOOT_MAX_RANGES);
+		panic("boot_info: more than %d reserved ranges",
+		      BOOT_MAX_RANGES);
 	boot_info.reserved[boot_info.nr_reserved].start = start & ~0xfffull;
-	boot_info.reserved[boot_info.nr_reserved].end = (end + 0xfff) & ~0xfffull;
+	boot_info.reserved[boot_info.nr_reserved].end = (end + 0xfff) &
+							~0xfffull;
 	boot_info.nr_reserved++;
 }
 
@@ -108,8 +110,9 @@ static void parse_mb1(uint64_t info_phys)
 		struct mb1_module *mods = phys_to_virt(info->mods_addr);
 		for (uint32_t i = 0; i < info->mods_count; i++)
 			add_module(mods[i].start, mods[i].end,
-				   mods[i].cmdline ? phys_to_virt(mods[i].cmdline)
-						   : "");
+				   mods[i].cmdline ?
+					   phys_to_virt(mods[i].cmdline) :
+					   "");
 	}
 }
 
@@ -126,8 +129,8 @@ static void parse_mb2(uint64_t info_phys)
 			break;
 		switch (tag->type) {
 		case 1:  /* command line */
-			copy_string(boot_info.cmdline, sizeof(boot_info.cmdline),
-				    (char *)body);
+			copy_string(boot_info.cmdline,
+				    sizeof(boot_info.cmdline), (char *)body);
 			break;
 		case 3: {  /* module: start, end, string */
 			uint32_t *m = (uint32_t *)body;
@@ -136,7 +139,8 @@ static void parse_mb2(uint64_t info_phys)
 		}
 		case 6: {  /* memory map */
 			uint32_t entry_size = ((uint32_t *)body)[0];
-			for (uint8_t *e = body + 8; e + entry_size <= (uint8_t *)tag + tag->size;
+			for (uint8_t *e = body + 8;
+			     e + entry_size <= (uint8_t *)tag + tag->size;
 			     e += entry_size) {
 				uint64_t addr = *(uint64_t *)e;
 				uint64_t len = *(uint64_t *)(e + 8);

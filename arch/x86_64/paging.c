@@ -24,7 +24,7 @@
 #include <string.h>
 
 #include "arch/x86_64/io.h"
-#include "kernel/platform.h"
+#include "kernel/base/platform.h"
 
 #define PT_POOL_PAGES 320  /* direct map of up to ~256 GiB */
 
@@ -45,7 +45,8 @@ static uint64_t image_phys(const void *va)
 static uint64_t *alloc_table(void)
 {
 	if (pt_pool_used == PT_POOL_PAGES)
-		panic("paging: page-table pool exhausted (%d pages)", PT_POOL_PAGES);
+		panic("paging: page-table pool exhausted (%d pages)",
+		      PT_POOL_PAGES);
 	uint64_t *table = pt_pool[pt_pool_used++];
 	memset(table, 0, 4096);
 	return table;

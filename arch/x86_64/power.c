@@ -6,14 +6,14 @@
  * writing V to port 0xf4 ends QEMU at once with exit status 2V+1. Without
  * the device the write goes nowhere - on real hardware, and in QEMU
  * without it - and the machine goes on: then poweroff turns it off the
- * ACPI way (S5, arch/x86_64/acpi/acpi_power.c), and reboot restarts it through
+ * ACPI way (S5, arch/x86_64/acpi_power.c), and reboot restarts it through
  * the ACPI reset register, the keyboard controller, or a triple fault.
  */
-#include "kernel/power.h"
+#include "kernel/base/power.h"
 
-#include "arch/x86_64/acpi/acpi_power.h"
+#include "arch/x86_64/acpi_power.h"
 #include "arch/x86_64/io.h"
-#include "kernel/platform.h"
+#include "kernel/base/platform.h"
 
 #define DEBUG_EXIT_PORT 0xf4
 
@@ -48,8 +48,10 @@ _Noreturn void machine_reboot(void)
 	outb(0x64, 0xfe);               /* 8042: pulse the reset line */
 	for (volatile int i = 0; i < 10000000; i++)
 		;
-	static const struct { uint16_t limit; uint64_t base; } __attribute__((packed))
-		no_idt = {0, 0};
+	static const struct {
+		uint16_t limit;
+		uint64_t base;
+	} __attribute__((packed)) no_idt = {0, 0};
 	__asm__ volatile("lidt %0\n\tint3" ::"m"(no_idt));
 	halt_forever();
 }

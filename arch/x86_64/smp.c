@@ -17,14 +17,14 @@
 
 #include <string.h>
 
-#include "arch/x86_64/acpi/acpi.h"
-#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/acpi.h"
+#include "arch/x86_64/asm/cpu.h"
 #include "arch/x86_64/io.h"
-#include "arch/x86_64/apic/lapic.h"
+#include "arch/x86_64/lapic.h"
 #include "arch/x86_64/paging.h"
 #include "arch/x86_64/trap.h"
-#include "kernel/platform.h"
-#include "kernel/locking/spinlock.h"
+#include "kernel/base/platform.h"
+#include "kernel/base/spinlock.h"
 
 #define TRAMPOLINE_BASE 0x8000
 #define AP_STACK_SIZE 16384
@@ -43,11 +43,8 @@ static void (*call_fn)(void *);
 static void *call_arg;
 static volatile int call_remaining;
 
-__attribute__((weak)) _Noreturn void cpu_idle_loop(void)
-{
-	for (;;)
-		__asm__ volatile("sti\n\thlt");
-}
+/* What each AP runs once it is up (smp_boot's idle). */
+static void (*ap_idle)(void);
 
 /* Called on each AP by ap_start64 (boot/trampoline.S). */
 _Noreturn void ap_main(unsigned int id)
@@ -58,7 +55,9 @@ _Noreturn void ap_main(unsigned int id)
 	lapic_init_this();
 	lapic_timer_start();
 	__atomic_store_n(&cpus[id].online, true, __ATOMIC_RELEASE);
-	cpu_idle_loop();
+	ap_idle();
+	for (;;)  /* idle() does not return; if it did, halt */
+		__asm__ volatile("cli\n\thlt");
 }
 
 static void call_service(void)
@@ -198,8 +197,9 @@ void smp_send_reschedule(unsigned int cpu)
 	lapic_send_ipi(cpus[cpu].apic_id, VECTOR_RESCHEDULE);
 }
 
-void smp_boot(unsigned int max_cpus)
+void smp_boot(unsigned int max_cpus, void (*idle)(void))
 {
+	ap_idle = idle;
 	uint32_t self = lapic_id();
 
 	trap_register(VECTOR_CALL_FUNC, call_function_interrupt);
@@ -211,13 +211,17 @@ void smp_boot(unsigned int max_cpus)
 	memcpy(phys_to_virt(TRAMPOLINE_BASE), trampoline_start,
 	       trampoline_end - trampoline_start);
 	uint8_t *tramp = phys_to_virt(TRAMPOLINE_BASE);
-	uint64_t *cr3 = (uint64_t *)(tramp + (trampoline_cr3 - trampoline_start));
-	uint64_t *stack = (uint64_t *)(tramp + (trampoline_stack - trampoline_start));
-	uint64_t *cpu_arg = (uint64_t *)(tramp + (trampoline_cpu - trampoline_start));
+	uint64_t *cr3 = (uint64_t *)(tramp +
+				     (trampoline_cr3 - trampoline_start));
+	uint64_t *stack = (uint64_t *)(tramp +
+				       (trampoline_stack - trampoline_start));
+	uint64_t *cpu_arg = (uint64_t *)(tramp +
+					 (trampoline_cpu - trampoline_start));
 	*cr3 = (uint64_t)boot_pml4;  /* the boot tables: physical, identity */
 
 	unsigned int next = 1;
-	for (unsigned int i = 0; i < acpi_info.nr_cpus && next < max_cpus; i++) {
+	for (unsigned int i = 0; i < acpi_info.nr_cpus && next < max_cpus;
+	     i++) {
 		uint32_t apic = acpi_info.apic_ids[i];
 		if (apic == self)
 			continue;
@@ -230,7 +234,8 @@ void smp_boot(unsigned int max_cpus)
 		for (int ms = 0; ms < 1000 && !cpus[next].online; ms++)
 			udelay(1000);
 		if (!cpus[next].online) {
-			printk("smp: cpu with APIC id %u did not start\n", apic);
+			printk("smp: cpu with APIC id %u did not start\n",
+			       apic);
 			continue;
 		}
 		next++;

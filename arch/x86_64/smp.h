@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * arch/x86_64/smp.h - starting the other CPUs, and asking them to run a
- * function (smp_call_function_all, in kernel/platform.h).
+ * function (smp_call_function_all, in kernel/base/platform.h).
  */
 #ifndef ARCH_X86_64_SMP_H
 #define ARCH_X86_64_SMP_H
 
 /* smp_boot - start up to max_cpus CPUs that the MADT lists (this one
- * included); sets nr_cpus. */
-void smp_boot(unsigned int max_cpus);
+ * included); sets nr_cpus. Each new CPU ends in idle(), the loop its
+ * caller gives it (the scheduler's cpu_idle_loop). */
+void smp_boot(unsigned int max_cpus, void (*idle)(void));
 
 /* smp_send_reschedule - interrupt cpu so it reschedules. */
 void smp_send_reschedule(unsigned int cpu);
@@ -25,9 +26,5 @@ void smp_call_function_poll(void);
  * report: where the panic's NMI stopped each other CPU, as a backtrace
  * (a deadlock's report then shows every party to it). */
 void smp_report_stopped_cpus(void);
-
-/* cpu_idle_loop - what a CPU does when it has nothing else: the scheduler
- * provides it (kernel/sched/sched.c); the default halts. Never returns. */
-_Noreturn void cpu_idle_loop(void);
 
 #endif

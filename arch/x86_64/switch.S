@@ -12,7 +12,7 @@
  * itself - or, for a new task, to task_start (the stack fork built).
  * Called with interrupts off and the run queue locked (kernel/sched/sched.c).
  *
- * struct cpu_context (kernel/task.h): fxsave at offset 0, rsp at 512.
+ * struct cpu_context (kernel/task/task.h): fxsave at offset 0, rsp at 512.
  */
 #define CTX_RSP 512
 
@@ -41,7 +41,7 @@ context_switch:
 /*
  * task_start - where a new task first runs: its stack, built by fork, has
  * six zeroed registers and this address on top. rbp is 0, so that a
- * backtrace stops here. task_entry (kernel/fork.c) never returns.
+ * backtrace stops here. task_entry (kernel/sched/fork.c) never returns.
  */
 	.global task_start
 task_start:

@@ -21,7 +21,7 @@
 #include "arch/x86_64/text_poke.h"
 
 #include "arch/x86_64/paging.h"
-#include "kernel/platform.h"
+#include "kernel/base/platform.h"
 
 static uint64_t *poke_pte[TEXT_POKE_PAGES];
 

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kernel/platform.h"
+#include "kernel/base/platform.h"
 
 /*
  * The alias: two virtual pages, mapped only while text_poke writes (so that

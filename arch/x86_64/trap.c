@@ -12,9 +12,9 @@
 #include "arch/x86_64/trap.h"
 
 #include "arch/x86_64/io.h"
-#include "arch/x86_64/apic/lapic.h"
-#include "kernel/panic.h"
-#include "kernel/platform.h"
+#include "arch/x86_64/lapic.h"
+#include "kernel/base/panic.h"
+#include "kernel/base/platform.h"
 
 struct idt_gate {
 	uint16_t offset_low;

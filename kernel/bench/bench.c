@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "arch/x86_64/io.h"
-#include "kernel/platform.h"
-#include "kernel/shell/shell_command.h"
+#include "kernel/base/platform.h"
+#include "kernel/base/shell_command.h"
 #include "mm/memcg/memcontrol.h"
 
 static uint64_t samples[BENCH_ROUNDS];

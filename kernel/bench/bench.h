@@ -4,7 +4,7 @@
  * shell and by `make bench`.
  *
  * Each benchmark times an operation with the TSC over many rounds and
- * prints one line (docs/interface.md, "Bench lines"):
+ * prints one line (its format: docs/interface.md):
  *
  *   bench NAME median_cycles=N p99_cycles=N ops=N
  *
@@ -20,7 +20,10 @@
  * machine, one "bench NAME node=N median_cycles=N p99_cycles=N ops=N" line
  * per node (that node's CPUs alone); `make bench` reads them all.
  *
- *   static void bench_page_order0(void) { bench_measure("page_order0", op, arg, 1); }
+ *   static void bench_page_order0(void)
+ *   {
+ *           bench_measure("page_order0", op, arg, 1);
+ *   }
  *   BENCH(page_order0);
  */
 #ifndef KERNEL_BENCH_H
@@ -28,7 +31,7 @@
 
 #include <stdint.h>
 
-#include "kernel/section_table.h"
+#include "kernel/base/section_table.h"
 
 #define BENCH_BATCH 256    /* operations per timed round */
 #define BENCH_ROUNDS 501   /* timed rounds (odd: a true median) */
@@ -56,7 +59,7 @@ struct bench_result {
  */
 struct bench_result bench_time(void (*op)(void *), void *arg);
 
-/* bench_print - the result line for one benchmark. */
+/* bench_print - the `bench` line for one benchmark. */
 void bench_print(const char *name, const struct bench_result *r);
 
 /* bench_stats - median and p99 of n samples (sorted in place). */

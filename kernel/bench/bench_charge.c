@@ -41,18 +41,20 @@
  * pair over samples and CPUs, and `ops` is the pairs made per CPU (the
  * mean over the CPUs taking part). The scaling curve repeats the run with
  * CPUs 0..K-1 taking part, K = 1, 2, ... all, each two "# " lines; the
- * result line is the run with all CPUs:
+ * `bench` line is the run with all CPUs:
  *
  *   # charge_smp_stock cpus=2 median_cycles=N
  *   # charge_smp_stock cpus=2 transfers_per_1k=N
- *   bench charge_smp_stock median_cycles=N p99_cycles=N ops=N transfers_per_1k=N
+ *   bench charge_smp_stock median_cycles=N p99_cycles=N ops=N \
+ *         transfers_per_1k=N
  *
  * On a NUMA machine (more than one node, mm/numa.h) each node's CPUs are
  * also run on their own, one extra line per node with CPUs; "node=N"
- * stands where a parser of bench lines expects median_cycles, so these
+ * stands where a parser of `bench` lines expects median_cycles, so these
  * lines are never mistaken for the all-CPU figure:
  *
- *   bench charge_smp_stock node=1 median_cycles=N p99_cycles=N ops=N transfers_per_1k=N
+ *   bench charge_smp_stock node=1 median_cycles=N p99_cycles=N ops=N \
+ *         transfers_per_1k=N
  *
  * Per-CPU throughput at K CPUs, relative to one CPU's, is the one-CPU
  * median divided by the K-CPU median: 100% is perfect scaling.
@@ -66,9 +68,9 @@
 #include <stdbool.h>
 
 #include "arch/x86_64/io.h"
-#include "arch/x86_64/apic/lapic.h"
+#include "arch/x86_64/lapic.h"
 #include "kernel/bench/bench.h"
-#include "kernel/platform.h"
+#include "kernel/base/platform.h"
 #include "mm/buddy.h"
 #include "mm/memcg/memcontrol.h"
 #include "mm/numa.h"
@@ -171,7 +173,8 @@ static void sample(struct mem_cgroup *memcg, struct charge_config *c)
 	run.arrived = 0;
 	run.duration = tsc_khz * CHARGE_SAMPLE_MS;
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
-		run.takes_part[cpu] = cpu < nr_cpus && c->takes_part(cpu, c->key);
+		run.takes_part[cpu] = cpu < nr_cpus &&
+				      c->takes_part(cpu, c->key);
 		run.ops[cpu] = 0;
 	}
 	smp_call_function_all(charge_loop, &run);
@@ -209,9 +212,11 @@ static void charge_smp_in(struct mem_cgroup *memcg)
 	uint64_t *next;
 
 	for (unsigned int k = 1; k <= nr_cpus; k++)
-		configs[nr_configs++] = (struct charge_config){.takes_part = first_k_cpus, .key = k};
+		configs[nr_configs++] = (struct charge_config){
+			.takes_part = first_k_cpus, .key = k};
 	for (unsigned int nid = 0; nr_node_ids > 1 && nid < nr_node_ids; nid++)
-		configs[nr_configs++] = (struct charge_config){.takes_part = cpu_of_node, .key = nid};
+		configs[nr_configs++] = (struct charge_config){
+			.takes_part = cpu_of_node, .key = nid};
 	for (unsigned int i = 0; i < nr_configs; i++) {
 		struct charge_config *c = &configs[i];
 

@@ -8,7 +8,7 @@
  *
  *   bench charge_steps step=NAME median_cycles=N ...
  *
- * "step=NAME" stands where a parser of bench lines expects median_cycles,
+ * "step=NAME" stands where a parser of `bench` lines expects median_cycles,
  * so these lines are never mistaken for a page benchmark. The steps:
  *
  *   stock_hit     memcg_charge_kmem from the stock + memcg_uncharge_kmem
@@ -23,7 +23,7 @@
  */
 #include "kernel/bench/bench.h"
 #include "mm/buddy.h"
-#include "kernel/platform.h"
+#include "kernel/base/platform.h"
 #include "mm/memcg/memcontrol.h"
 #include "mm/page.h"
 #include "mm/memcg/stock.h"

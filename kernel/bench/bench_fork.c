@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * kernel/bench/bench_fork.c - fork + exit + reap, timed with the TSC: the
- * `fork_exit` benchmark (docs/benchmarks.md), also reported by `ktest
+ * `fork_exit` benchmark (docs/interface.md), also reported by `ktest
  * sched_fork_exit_cycles`, and `fork_exit_accounted`, the same in a domain
  * with a kmem limit, whose every child's stack is charged and uncharged.
  *
@@ -15,11 +15,11 @@
 
 #include "arch/x86_64/io.h"
 #include "kernel/bench/bench.h"
-#include "kernel/exit.h"
-#include "kernel/fork.h"
-#include "kernel/platform.h"
-#include "kernel/programs/program.h"
-#include "kernel/task_ops.h"
+#include "kernel/sched/exit.h"
+#include "kernel/sched/fork.h"
+#include "kernel/base/platform.h"
+#include "kernel/sched/program.h"
+#include "kernel/task/task_ops.h"
 #include "mm/memcg/memcontrol.h"
 
 static uint64_t *timed;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * kernel/bench/bench_fork.h - the cost of fork + exit + reap
- * (docs/benchmarks.md; fork_exit and fork_exit_accounted).
+ * kernel/bench/bench_fork.h - the cost of fork + exit + reap (the
+ * fork_exit and fork_exit_accounted benchmarks).
  */
 #ifndef KERNEL_BENCH_FORK_H
 #define KERNEL_BENCH_FORK_H

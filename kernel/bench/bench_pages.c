@@ -21,11 +21,11 @@
  */
 #include <errno.h>
 
-#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/asm/cpu.h"
 #include "kernel/bench/bench.h"
-#include "kernel/fork.h"
-#include "kernel/platform.h"
-#include "kernel/task.h"
+#include "kernel/sched/fork.h"
+#include "kernel/base/platform.h"
+#include "kernel/task/task.h"
 #include "mm/buddy.h"
 #include "mm/page.h"
 #include "mm/memcg/kmem_hooks.h"
@@ -136,7 +136,8 @@ static struct page *hold_stack_buddy(void)
 		if (!got[n])
 			break;
 		for (int i = 0; i < n; i++)
-			if ((page_to_pfn(got[i]) ^ page_to_pfn(got[n])) == pair) {
+			if ((page_to_pfn(got[i]) ^ page_to_pfn(got[n])) ==
+			    pair) {
 				block = i;
 				buddy = n;
 				break;

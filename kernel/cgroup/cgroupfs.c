@@ -22,8 +22,8 @@
 
 #include "kernel/fs/ctlfs.h"
 #include "kernel/lib/memparse.h"
-#include "kernel/task.h"
-#include "kernel/task_ops.h"
+#include "kernel/task/task.h"
+#include "kernel/task/task_ops.h"
 #include "mm/memcg/memcg_oom.h"
 #include "mm/memcg/memcg_stat.h"
 #include "mm/memcg/memcontrol.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * kernel/cgroup/cgroupfs.h - the /cgroup tree of control files: one directory per
- * domain, with the files of docs/interface.md (cgroup v1 names).
+ * kernel/cgroup/cgroupfs.h - the /cgroup tree of control files: one directory
+ * per domain, with the files docs/interface.md lists (cgroup v1 names).
  */
 #ifndef KERNEL_CGROUPFS_H
 #define KERNEL_CGROUPFS_H

@@ -14,7 +14,7 @@
 
 #include "kernel/fs/ctlfs.h"
 #include "kernel/fs/ctlfs_internal.h"
-#include "kernel/locking/spinlock.h"
+#include "kernel/base/spinlock.h"
 #include "mm/slab.h"
 
 struct ctl_node {

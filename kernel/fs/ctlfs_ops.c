@@ -237,7 +237,8 @@ int ctl_mkdir(const char *path, char *why)
 		goto out;
 	}
 	if (!ctl_name_valid(path + start, len)) {
-		ret = ctl_error(EINVAL, "bad name '%.*s' (1 to %d printable bytes)",
+		ret = ctl_error(EINVAL,
+				"bad name '%.*s' (1 to %d printable bytes)",
 				(int)len, path + start, CTL_NAME_MAX);
 		goto out;
 	}
@@ -355,8 +356,9 @@ int ctl_stat(const char *path, char *abs, size_t size, bool *is_dir,
 	if (ret < 0)
 		goto out;
 	if (ctl_path(node, abs, size) >= size) {
-		ret = ctl_error(E2BIG, "the path of %s is longer than %zu bytes",
-				path, size - 1);
+		ret = ctl_error(E2BIG,
+				"the path of %s is longer than %zu bytes", path,
+				size - 1);
 		goto out;
 	}
 	*is_dir = ctl_is_dir(node);

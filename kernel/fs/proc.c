@@ -8,10 +8,10 @@
 
 #include <stdio.h>
 
-#include "arch/x86_64/cpu.h"
-#include "arch/x86_64/apic/lapic.h"
+#include "arch/x86_64/asm/cpu.h"
+#include "arch/x86_64/lapic.h"
 #include "kernel/fs/ctlfs.h"
-#include "kernel/platform.h"
+#include "kernel/base/platform.h"
 #include "kernel/sched/sched.h"
 
 static int cpuinfo_read(struct ctl_node *file, char *buf, size_t size)

@@ -20,7 +20,7 @@
 #include <errno.h>
 
 #include "kernel/fs/ctlfs.h"
-#include "kernel/platform.h"
+#include "kernel/base/platform.h"
 #include "mm/debug_free.h"
 #include "mm/fail_page.h"
 #include "mm/meminfo.h"
@@ -112,7 +112,8 @@ static const struct {
 	{"sys", "debug_check_on_free", &check_on_free_ops},
 };
 
-/* proc_dir - /proc itself (name NULL) or its directory name, made if missing. */
+/* proc_dir - /proc itself (name NULL) or its directory name, made if
+ * missing. */
 static struct ctl_node *proc_dir(struct ctl_node *proc, const char *name)
 {
 	struct ctl_node *dir;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * kernel/ktest/ktest.c - the in-kernel test runner: `ktest [NAME]` at the shell.
+ * kernel/ktest/ktest.c - the in-kernel test runner: `ktest [NAME]` at the
+ * shell.
  *
  * Runs every case of the `ktests` table (or the one named) and reports in
  * KTAP: "KTAP version 1", the plan "1..N", then "ok N name" or
@@ -13,8 +14,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "kernel/platform.h"
-#include "kernel/shell/shell_command.h"
+#include "kernel/base/platform.h"
+#include "kernel/base/shell_command.h"
 
 void ktest_fail(struct ktest *t, const char *file, int line, const char *msg)
 {
@@ -50,7 +51,8 @@ static int cmd_ktest(int argc, char **argv)
 		number++;
 		if (t.failures)
 			failed++;
-		printk("%sok %d %s\n", t.failures ? "not " : "", number, c->name);
+		printk("%sok %d %s\n", t.failures ? "not " : "", number,
+		       c->name);
 	}
 	printk("# ktest: %d passed, %d failed\n", number - failed, failed);
 	return 0;
@@ -69,7 +71,8 @@ KTEST(panic_page_fault);
 /* panic() itself, with a message naming the object and the invariant. */
 static void ktest_panic_invariant(struct ktest *t)
 {
-	panic("ktest: object 'panic_invariant': invariant 'never reached' broken");
+	panic("ktest: object 'panic_invariant': "
+	      "invariant 'never reached' broken");
 }
 KTEST(panic_invariant);
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * kernel/ktest/ktest.h - in-kernel tests, run by the shell command `ktest [NAME]`
- * and reported in KTAP (Linux Documentation/dev-tools/ktap.rst).
+ * kernel/ktest/ktest.h - in-kernel tests, run by the shell command `ktest
+ * [NAME]` and reported in KTAP (Linux Documentation/dev-tools/ktap.rst).
  *
  *   static void ktest_buddy_split(struct ktest *t)
  *   {
@@ -18,7 +18,7 @@
 
 #include <stdbool.h>
 
-#include "kernel/section_table.h"
+#include "kernel/base/section_table.h"
 
 struct ktest {
 	const char *name;

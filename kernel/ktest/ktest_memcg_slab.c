@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
  * kernel/ktest/ktest_memcg_slab.c - in-kernel test of a domain's slab child
- * caches (mm/memcg/memcg_slab.h) on the real machine: `ktest memcg_child_cache`.
- * The host test tests/unit/test_memcg_slab.c checks the same code in
- * detail; this one checks it where it runs, with the static key patched
- * in, the real page allocator and the real control files.
+ * caches (mm/memcg/memcg_slab.h) on the real machine: `ktest
+ * memcg_child_cache`. The host test tests/unit/test_memcg_slab.c checks the
+ * same code in detail; this one checks it where it runs, with the static key
+ * patched in, the real page allocator and the real control files.
  *
  * The allocations are made with the domain as the current charge target
- * (set_active_memcg, mm/memcg/kmem_hooks.h, as `run` charges a new task's stack):
- * the domain has no task, so its kmem usage is exactly what the test
+ * (set_active_memcg, mm/memcg/kmem_hooks.h, as `run` charges a new task's
+ * stack): the domain has no task, so its kmem usage is exactly what the test
  * allocates, to the page.
  */
 #include <stdio.h>
@@ -17,9 +17,9 @@
 
 #include "kernel/cgroup/cgroupfs.h"
 #include "kernel/fs/ctlfs.h"
-#include "kernel/fork.h"
+#include "kernel/sched/fork.h"
 #include "kernel/ktest/ktest.h"
-#include "kernel/platform.h"
+#include "kernel/base/platform.h"
 #include "mm/buddy.h"
 #include "mm/memcg/kmem_hooks.h"
 #include "mm/memcg/memcontrol.h"

@@ -13,7 +13,7 @@
 
 #include "kernel/fs/ctlfs.h"
 #include "kernel/ktest/ktest.h"
-#include "kernel/platform.h"
+#include "kernel/base/platform.h"
 #include "mm/buddy.h"
 #include "mm/meminfo.h"
 #include "mm/pcp.h"
@@ -183,7 +183,8 @@ static void ktest_pcp_batching(struct ktest *t)
 	static struct page *pages[1024];
 	unsigned long flags = local_irq_save();  /* stay on this CPU */
 	struct per_cpu_pages *pcp = &pcp_lists[smp_processor_id()];
-	struct zone *zone = &node_zones[numa_node_id()];  /* refills come from it */
+	/* refills come from it */
+	struct zone *zone = &node_zones[numa_node_id()];
 	int batch = pcp->batch, high = pcp->high, n = high + batch;
 	unsigned long buddy_before;
 

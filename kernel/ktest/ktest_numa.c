@@ -10,7 +10,7 @@
  * They count free pages: a quiet machine is expected (the shell waits).
  */
 #include "kernel/ktest/ktest.h"
-#include "kernel/platform.h"
+#include "kernel/base/platform.h"
 #include "mm/buddy.h"
 #include "mm/numa.h"
 #include "mm/pcp.h"
@@ -45,7 +45,8 @@ static void zone_free_snapshot(unsigned long *free)
  */
 static void ktest_numa_local_alloc(struct ktest *t)
 {
-	unsigned long before[MAX_NUMNODES], taken[MAX_NUMNODES], after[MAX_NUMNODES];
+	unsigned long before[MAX_NUMNODES], taken[MAX_NUMNODES],
+		after[MAX_NUMNODES];
 	unsigned long expect[MAX_NUMNODES] = {0};
 	bool all_local = true, all_allocated = true, node_field_ok = true;
 
@@ -82,15 +83,18 @@ static void ktest_numa_local_alloc(struct ktest *t)
 		free_pages(order2_page[cpu], 2);
 	zone_free_snapshot(after);
 
-	KTEST_EXPECT(t, all_allocated, "every CPU got an order-0 and an order-2 block");
+	KTEST_EXPECT(t, all_allocated,
+		     "every CPU got an order-0 and an order-2 block");
 	KTEST_EXPECT(t, all_local, "every CPU's pages are of its own node");
-	KTEST_EXPECT(t, node_field_ok, "page->node is the node of the frame's SRAT range");
+	KTEST_EXPECT(t, node_field_ok,
+		     "page->node is the node of the frame's SRAT range");
 	for (unsigned int nid = 0; nid < nr_node_ids; nid++) {
 		printk("# node %u: %lu free, %lu with the blocks out (%lu "
 		       "expected out), %lu after freeing\n", nid, before[nid],
 		       taken[nid], expect[nid], after[nid]);
-		KTEST_EXPECT(t, before[nid] - taken[nid] == expect[nid],
-			     "each node's zone gave the blocks of its own CPUs");
+		KTEST_EXPECT(
+			t, before[nid] - taken[nid] == expect[nid],
+			"each node's zone gave the blocks of its own CPUs");
 		KTEST_EXPECT(t, after[nid] == before[nid],
 			     "each block went back to its own node's zone");
 	}

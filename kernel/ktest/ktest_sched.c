@@ -19,15 +19,15 @@
 #include "kernel/bench/bench_fork.h"
 #include "kernel/cgroup/cgroupfs.h"
 #include "kernel/fs/ctlfs.h"
-#include "kernel/exit.h"
-#include "kernel/fork.h"
+#include "kernel/sched/exit.h"
+#include "kernel/sched/fork.h"
 #include "kernel/ktest/ktest.h"
-#include "kernel/platform.h"
-#include "kernel/programs/program.h"
+#include "kernel/base/platform.h"
+#include "kernel/sched/program.h"
 #include "kernel/sched/sched.h"
-#include "kernel/task.h"
-#include "kernel/task_ops.h"
-#include "kernel/task_table.h"
+#include "kernel/task/task.h"
+#include "kernel/task/task_ops.h"
+#include "kernel/sched/task_table.h"
 #include "kernel/time/time.h"
 #include "kernel/sched/wait.h"
 #include "mm/buddy.h"
@@ -78,7 +78,7 @@ static bool quiet_tasks(unsigned int baseline)
 	return nr_tasks() <= baseline;
 }
 
-/* --- fork, exit, reap -------------------------------------------------------- */
+/* --- fork, exit, reap ----------------------------------------------------- */
 
 #define FORK_MANY 300
 
@@ -173,8 +173,10 @@ static void ktest_sched_fork_enomem(struct ktest *t)
 	int pid;
 
 	KTEST_EXPECT(t, ctl_mkdir(dir, why) == 0, "mkdir a domain");
-	KTEST_EXPECT(t, ctl_write("/cgroup/ktest_fork/memory.kmem.limit_in_bytes",
-				  "256K", why) == 0, "set a 256 KiB kmem limit");
+	KTEST_EXPECT(t,
+		     ctl_write("/cgroup/ktest_fork/memory.kmem.limit_in_bytes",
+			       "256K", why) == 0,
+		     "set a 256 KiB kmem limit");
 	if (cgroupfs_get_domain(dir, &memcg) < 0) {
 		KTEST_EXPECT(t, false, "find the domain");
 		return;
@@ -184,7 +186,8 @@ static void ktest_sched_fork_enomem(struct ktest *t)
 	KTEST_EXPECT(t, pid > 0, "the forker starts in the domain");
 	task = pid > 0 ? task_get(pid) : NULL;
 	KTEST_EXPECT(t, pid > 0 && task_wait(pid) == 0, "it ends");
-	KTEST_EXPECT(t, fork_enomem_seen, "fork failed with ENOMEM at the limit");
+	KTEST_EXPECT(t, fork_enomem_seen,
+		     "fork failed with ENOMEM at the limit");
 	KTEST_EXPECT(t, task && task->work > 0 &&
 			task->work < FORK_LIMIT_KB / 16,
 		     "fork succeeded a few times, never past the limit");
@@ -194,9 +197,11 @@ static void ktest_sched_fork_enomem(struct ktest *t)
 				 sizeof(buf), why) > 0 && atoi(buf) > 0,
 		     "the kmem counter counted the refusal");
 	mem_cgroup_kill_tasks(memcg);
-	KTEST_EXPECT(t, quiet_tasks(tasks0), "the children are killed and reaped");
-	KTEST_EXPECT(t, ctl_read("/cgroup/ktest_fork/memory.kmem.usage_in_bytes",
-				 buf, sizeof(buf), why) > 0,
+	KTEST_EXPECT(t, quiet_tasks(tasks0),
+		     "the children are killed and reaped");
+	KTEST_EXPECT(t,
+		     ctl_read("/cgroup/ktest_fork/memory.kmem.usage_in_bytes",
+			      buf, sizeof(buf), why) > 0,
 		     "read kmem usage");
 	KTEST_EXPECT(t, READ_ONCE(memcg->nr_kernel_stack) == 0,
 		     "every stack uncharged");
@@ -205,7 +210,7 @@ static void ktest_sched_fork_enomem(struct ktest *t)
 }
 KTEST(sched_fork_enomem);
 
-/* --- kill ------------------------------------------------------------------- */
+/* --- kill ----------------------------------------------------------------- */
 
 static void sleeper_main(struct task *self, const char *arg)
 {
@@ -278,7 +283,7 @@ static void ktest_sched_kill_new(struct ktest *t)
 }
 KTEST(sched_kill_new);
 
-/* --- wait queues and sleep ----------------------------------------------------- */
+/* --- wait queues and sleep ------------------------------------------------ */
 
 static DECLARE_WAIT_QUEUE_HEAD(ktest_wq);
 static volatile int ktest_flag;
@@ -312,12 +317,14 @@ static void ktest_sched_wait_queue(struct ktest *t)
 			     "each waiter sleeps on the queue");
 	msleep(10);
 	for (int i = 0; i < NR_WAITERS; i++)
-		KTEST_EXPECT(t, tasks[i]->work == 0, "nobody woke without cause");
+		KTEST_EXPECT(t, tasks[i]->work == 0,
+			     "nobody woke without cause");
 	ktest_flag = 1;
 	wake_up_all(&ktest_wq);
 	for (int i = 0; i < NR_WAITERS; i++) {
 		KTEST_EXPECT(t, task_wait(pids[i]) == 0, "woken, it exits");
-		KTEST_EXPECT(t, tasks[i]->work == 1, "it saw the condition true");
+		KTEST_EXPECT(t, tasks[i]->work == 1,
+			     "it saw the condition true");
 		task_put(tasks[i]);
 	}
 	KTEST_EXPECT(t, !wait_queue_active(&ktest_wq), "the queue is empty");
@@ -334,7 +341,7 @@ static void ktest_sched_msleep(struct ktest *t)
 }
 KTEST(sched_msleep);
 
-/* --- preemption ------------------------------------------------------------- */
+/* --- preemption ----------------------------------------------------------- */
 
 /* Twice as many spinners as CPUs, in one domain: each CPU has two or more
  * tasks that never give up the CPU, and every one makes progress. */
@@ -367,7 +374,7 @@ static void ktest_sched_preemption(struct ktest *t)
 }
 KTEST(sched_preemption);
 
-/* --- the cost of fork + exit + reap ---------------------------------------------- */
+/* --- the cost of fork + exit + reap --------------------------------------- */
 
 static int cmp_u64(const void *a, const void *b)
 {

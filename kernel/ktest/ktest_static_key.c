@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * kernel/ktest/ktest_static_key.c - in-kernel tests of static keys: the sites in
- * the running kernel, counting, a two-target site whose second key wins
- * (static_branch_choose), the protection of kernel text, patching
- * while every other CPU runs through the site being patched, and what a
- * key that is off costs the page allocator.
+ * kernel/ktest/ktest_static_key.c - in-kernel tests of static keys: the sites
+ * in the running kernel, counting, a two-target site whose second key wins
+ * (static_branch_choose), the protection of kernel text, patching while every
+ * other CPU runs through the site being patched, and what a key that is off
+ * costs the page allocator.
  *
  * The concurrent test (static_key_flip_smp) needs the other CPUs to loop
  * over the site with interrupts on (patching waits for each of them to
@@ -17,15 +17,15 @@
 #include <string.h>
 
 #include "arch/x86_64/io.h"
-#include "arch/x86_64/jump_label.h"
-#include "arch/x86_64/apic/lapic.h"
+#include "arch/x86_64/asm/jump_label.h"
+#include "arch/x86_64/lapic.h"
 #include "arch/x86_64/paging.h"
 #include "arch/x86_64/text_poke.h"
 #include "arch/x86_64/trap.h"
 #include "kernel/ktest/ktest.h"
-#include "kernel/platform.h"
-#include "kernel/static_key.h"
-#include "kernel/static_key_table.h"
+#include "kernel/base/platform.h"
+#include "kernel/base/static_key.h"
+#include "kernel/base/static_key_table.h"
 #include "mm/buddy.h"
 #include "mm/debug_free.h"
 #include "mm/memcg/kmem_hooks.h"
@@ -76,22 +76,26 @@ static void ktest_static_key_sites(struct ktest *t)
 
 		if (k0 > k1 || (k0 == k1 && jump_entry_code(e) >=
 						    jump_entry_code(e + 1))) {
-			KTEST_EXPECT(t, false, "__jump_table sorted by key, code");
+			KTEST_EXPECT(t, false,
+				     "__jump_table sorted by key, code");
 			break;
 		}
 	}
 	for (struct jump_entry *e = __start___jump_table;
 	     e < __stop___jump_table; e++) {
 		struct static_key *key = jump_entry_key(e);
-		uintptr_t code = jump_entry_code(e), target = jump_entry_target(e);
+		uintptr_t code = jump_entry_code(e),
+			  target = jump_entry_target(e);
 
 		if (code < (uintptr_t)_text || code + 5 > (uintptr_t)_etext ||
 		    target < (uintptr_t)_text || target >= (uintptr_t)_etext) {
-			KTEST_EXPECT(t, false, "every site and target is in text");
+			KTEST_EXPECT(t, false,
+				     "every site and target is in text");
 			break;
 		}
 		if (e < key->entries || e >= key->entries + key->nr_entries) {
-			KTEST_EXPECT(t, false, "every entry in its key's range");
+			KTEST_EXPECT(t, false,
+				     "every entry in its key's range");
 			break;
 		}
 	}
@@ -152,7 +156,7 @@ static void ktest_static_key_count(struct ktest *t)
 }
 KTEST(static_key_count);
 
-/* --- a two-target site: the second key wins --------------------------------- */
+/* --- a two-target site: the second key wins ------------------------------- */
 
 /* Used only by static_key_choose: count 0 except while it runs. */
 DEFINE_STATIC_KEY_FALSE(ktest_choose_a_key);
@@ -161,7 +165,8 @@ DEFINE_STATIC_KEY_FALSE(ktest_choose_b_key);
 /* ktest_choose - which way the site goes now, as a caller's switch does. */
 static __attribute__((noinline)) int ktest_choose(void)
 {
-	switch (static_branch_choose(&ktest_choose_a_key, &ktest_choose_b_key)) {
+	switch (static_branch_choose(&ktest_choose_a_key,
+				     &ktest_choose_b_key)) {
 	case 1:
 		return 1;
 	case 2:
@@ -194,7 +199,8 @@ static void ktest_static_key_choose(struct ktest *t)
 		KTEST_EXPECT(t, false, "each key has the one site");
 		return;
 	}
-	KTEST_EXPECT(t, jump_entry_code(a->entries) == jump_entry_code(b->entries) &&
+	KTEST_EXPECT(t, jump_entry_code(a->entries) ==
+				jump_entry_code(b->entries) &&
 				jump_entry_target(a->entries) !=
 					jump_entry_target(b->entries),
 		     "one site, two targets");
@@ -244,7 +250,8 @@ static void ktest_static_key_text_protected(struct ktest *t)
 	static_key_slow_dec(&ktest_static_key);
 	for (int i = 0; i < TEXT_POKE_PAGES; i++) {
 		pte = paging_lookup_pte(TEXT_POKE_VA + 4096ull * i, &level);
-		KTEST_EXPECT(t, !pte, "text_poke alias unmapped after patching");
+		KTEST_EXPECT(t, !pte,
+			     "text_poke alias unmapped after patching");
 	}
 }
 KTEST(static_key_text_protected);
@@ -341,14 +348,17 @@ static void ktest_static_key_flip_smp(struct ktest *t)
 	if (others) {
 		trap_register(VECTOR_KTEST, flip_looper);
 		lapic_send_ipi_others(VECTOR_KTEST);
-		for (int us = 0; us < FLIP_START_TIMEOUT_US &&
-				 __atomic_load_n(&flip_running, __ATOMIC_ACQUIRE) <
-					 (int)others; us += 10)
+		for (int us = 0; us < FLIP_START_TIMEOUT_US; us += 10) {
+			if (__atomic_load_n(&flip_running, __ATOMIC_ACQUIRE) >=
+			    (int)others)
+				break;
 			udelay(10);
+		}
 		if (flip_running < (int)others) {
 			printk("# only %d of %u other CPUs started looping\n",
 			       flip_running, others);
-			KTEST_EXPECT(t, false, "every other CPU loops on the site");
+			KTEST_EXPECT(t, false,
+				     "every other CPU loops on the site");
 		}
 	} else {
 		printk("# one CPU: no concurrency to test, flipping alone\n");
@@ -389,9 +399,9 @@ static void ktest_static_key_flip_smp(struct ktest *t)
 		sum.during += c->during;
 		if (i != self && cpus[i].online &&
 		    (c->on_taken == 0 || c->off_quiet == 0)) {
-			printk("# cpu %u never ran the site in a settled on and "
-			       "off state (on %lu, off %lu)\n", i, c->on_taken,
-			       c->off_quiet);
+			printk("# cpu %u never ran the site in a settled "
+			       "on and off state (on %lu, off %lu)\n",
+			       i, c->on_taken, c->off_quiet);
 			KTEST_EXPECT(t, false, "each looper saw both states");
 		}
 	}

@@ -38,7 +38,8 @@ struct emit_buf {
 	bool full;
 };
 
-/* emit_buf_init - an empty buffer (size >= 1), and the emitter that fills it. */
+/* emit_buf_init - an empty buffer (size >= 1), and the emitter that fills
+ * it. */
 struct emitter emit_buf_init(struct emit_buf *eb, char *buf, size_t size);
 
 #endif

@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 #include "kernel/lib/errno_name.h"
-#include "kernel/platform.h"
+#include "kernel/base/platform.h"
 
 static const struct {
 	int err;

@@ -2,8 +2,8 @@
 /*
  * kernel/lib/errno_name.h - the symbolic name of an error number.
  *
- * The shell reports a failed command as "error: ENAME: explanation"; this
- * is where -EBUSY becomes "EBUSY". Only the names the shell protocol allows
+ * The shell reports a failed command as "error: ENAME: explanation"; this is
+ * where -EBUSY becomes "EBUSY". Only the names the shell protocol allows
  * (docs/interface.md) are known: EINVAL, EBUSY, ENOENT, EEXIST, ENOMEM,
  * ENOTDIR, EISDIR, EPERM, ESRCH, ENOSPC, E2BIG.
  */

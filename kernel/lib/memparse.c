@@ -87,7 +87,8 @@ int memparse_size(const char *s, uint64_t *bytes)
 	if (v > SIZE_MAX_ALIGNED)
 		*bytes = SIZE_UNLIMITED;
 	else
-		*bytes = (v + MEMPARSE_ALIGN - 1) & ~(uint64_t)(MEMPARSE_ALIGN - 1);
+		*bytes = (v + MEMPARSE_ALIGN - 1) &
+			 ~(uint64_t)(MEMPARSE_ALIGN - 1);
 	return 0;
 }
 

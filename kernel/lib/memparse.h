@@ -2,8 +2,9 @@
 /*
  * kernel/lib/memparse.h - parsing the numbers written to control files.
  *
- * memparse_size() reads the size syntax of docs/interface.md, the syntax of
- * Linux's memparse() as the 2012 res_counter used it for memory.limit_in_bytes:
+ * memparse_size() reads the size syntax of the control files
+ * (docs/interface.md), the syntax of Linux's
+ * memparse() as the 2012 res_counter used it for memory.limit_in_bytes:
  *
  *   4096  0x1000  64k  64K  8m  8M  1g  1G      a size in bytes
  *   -1                                          unlimited

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * kernel/locking/lock_debug.c - the debug build's spinlock checker (see
- * kernel/locking/lock_debug.h): the locks each CPU holds, and which lock classes
+ * kernel/base/lock_debug.h): the locks each CPU holds, and which lock classes
  * have been seen taken while which others were held.
  *
  * Everything here runs with interrupts off (an interrupt handler takes
@@ -9,14 +9,14 @@
  * with a raw lock that is itself not checked.
  */
 #ifdef CONFIG_DEBUG_LOCKS
-#include "kernel/locking/lock_debug.h"
+#include "kernel/base/lock_debug.h"
 
 #include <stdio.h>
 
 #include "arch/x86_64/io.h"
-#include "arch/x86_64/apic/lapic.h"
-#include "kernel/locking/spinlock.h"
-#include "kernel/task.h"
+#include "arch/x86_64/lapic.h"
+#include "kernel/base/spinlock.h"
+#include "kernel/task/task.h"
 
 #define HELD_MAX 16      /* locks one CPU may hold at once */
 #define CLASSES_MAX 128  /* lock classes */

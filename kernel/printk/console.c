@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * kernel/printk/console.c - the console: every output device gets every byte, and
- * input from any device lands in one ring buffer the shell reads.
+ * kernel/printk/console.c - the console: every output device gets every byte,
+ * and input from any device lands in one ring buffer the shell reads.
  *
  * Output is serialised by console_lock so that lines from different CPUs
  * do not interleave mid-line. After a panic has begun, the lock is ignored
@@ -22,12 +22,8 @@
 
 #include <string.h>
 
-#include "arch/x86_64/drivers/fb.h"
-#include "arch/x86_64/io.h"
-#include "arch/x86_64/drivers/serial.h"
-#include "arch/x86_64/drivers/vga.h"
-#include "kernel/panic.h"
-#include "kernel/locking/spinlock.h"
+#include "kernel/base/panic.h"
+#include "kernel/base/spinlock.h"
 #include "kernel/sched/wait.h"
 
 static spinlock_t console_lock = SPINLOCK_INIT;
@@ -52,16 +48,25 @@ void (*console_wait_hook)(void);
 /* console_wake_hook - called (interrupt context) when input arrived. */
 void (*console_wake_hook)(void);
 
+/* The output devices, in the order they registered. */
+static const struct console_output *outputs[CONSOLE_MAX_OUTPUTS];
+static unsigned int nr_outputs;
+
+void console_register_output(const struct console_output *out)
+{
+	unsigned long flags = spin_lock_irqsave(&console_lock);
+
+	if (nr_outputs < CONSOLE_MAX_OUTPUTS)
+		outputs[nr_outputs++] = out;
+	spin_unlock_irqrestore(&console_lock, flags);
+}
+
 /* emit - to every output device. console_lock held (or a panic). */
 static void emit(const char *s, size_t len)
 {
-	for (size_t i = 0; i < len; i++) {
-		if (s[i] == '\n')
-			serial_putc('\r');
-		serial_putc(s[i]);
-		vga_putc(s[i]);
-		fb_putc(s[i]);
-	}
+	for (size_t i = 0; i < len; i++)
+		for (unsigned int d = 0; d < nr_outputs; d++)
+			outputs[d]->putc(s[i]);
 }
 
 void console_write(const char *s, size_t len)
@@ -165,14 +170,15 @@ int console_getc(void)
 {
 	for (;;) {
 		/* Input first: a line being typed is read to its end. */
-		if (__atomic_load_n(&input_head, __ATOMIC_ACQUIRE) != input_tail)
+		if (__atomic_load_n(&input_head, __ATOMIC_ACQUIRE) !=
+		    input_tail)
 			break;
 		if (__atomic_exchange_n(&kicked, false, __ATOMIC_ACQ_REL))
 			return CONSOLE_KICKED;
 		if (console_wait_hook) {
 			console_wait_hook();
 		} else {
-			/* sti; hlt is atomic: no wake-up is lost between them */
+			/* sti; hlt is atomic: no wake-up is lost between */
 			__asm__ volatile("sti\n\thlt" ::: "memory");
 		}
 	}

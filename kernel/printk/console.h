@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * kernel/printk/console.h - the console: output to COM1 and the screen, input from
- * COM1 and the keyboard.
+ * kernel/printk/console.h - the console: output to COM1 and the screen, input
+ * from COM1 and the keyboard.
  */
 #ifndef KERNEL_CONSOLE_H
 #define KERNEL_CONSOLE_H
@@ -9,8 +9,25 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* console_write - write len bytes to every output device ("\n" -> CR LF on
- * the serial line). Safe from any context, serialised by a lock. */
+/*
+ * An output device: a driver (the serial line, the VGA text screen, the
+ * framebuffer) registers one when it is ready, and from then on gets
+ * every byte written to the console. putc is called with the console's
+ * lock held, interrupts off; a device that wants "\r\n" for "\n" adds
+ * the "\r" itself.
+ */
+struct console_output {
+	const char *name;
+	void (*putc)(char c);
+};
+#define CONSOLE_MAX_OUTPUTS 4
+
+/* console_register_output - from now on out gets the console's output.
+ * out must live for ever; past CONSOLE_MAX_OUTPUTS, it is ignored. */
+void console_register_output(const struct console_output *out);
+
+/* console_write - write len bytes to every output device. Safe from any
+ * context, serialised by a lock. */
 void console_write(const char *s, size_t len);
 
 /*
@@ -39,7 +56,9 @@ void console_edit_begin(const char *prompt);
 void console_edit_echo(const char *s, size_t len);
 void console_edit_end(void);
 
-/* console_input - called by input drivers (interrupt context) with a byte. */
+/* console_input - an input device (the serial line, a PS/2 or USB
+ * keyboard) hands the console a byte; interrupt context. Input devices
+ * need no other registration: the console never calls them. */
 void console_input(char c);
 
 /* console_input_pending - would console_getc() return at once (a byte, or
@@ -53,7 +72,7 @@ extern void (*console_wake_hook)(void);
 
 /* console_sleep_on_input - from now on a reader waiting for input sleeps
  * on a wait queue that input wakes. Called once the scheduler runs
- * (kernel/boot_tasks.c). */
+ * (kernel/init/boot_tasks.c). */
 void console_sleep_on_input(void);
 
 #endif

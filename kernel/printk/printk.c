@@ -11,8 +11,8 @@
 #include <stdio.h>
 
 #include "kernel/printk/console.h"
-#include "kernel/platform.h"
-#include "kernel/locking/spinlock.h"
+#include "kernel/base/platform.h"
+#include "kernel/base/spinlock.h"
 
 #define PRINTK_SMALL 256
 #define PRINTK_LARGE 16384

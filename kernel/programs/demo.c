@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * kernel/programs/demo.c - the `demo` command behind the fork-bomb
- * demonstration (docs/design.md; boot script `demo` in kernel/shell/script.c):
+ * demonstration (boot script `demo` in kernel/shell/script.c):
  *
  *   demo start DOMAIN      start a worker in DOMAIN; measure its rate
  *                          (units of work per second, with the other
@@ -39,18 +39,18 @@
 #include <string.h>
 
 #include "arch/x86_64/io.h"
-#include "arch/x86_64/apic/lapic.h"
+#include "arch/x86_64/lapic.h"
 #include "kernel/cgroup/cgroupfs.h"
 #include "kernel/fs/ctlfs.h"
-#include "kernel/exit.h"
-#include "kernel/fork.h"
-#include "kernel/platform.h"
-#include "kernel/programs/program.h"
+#include "kernel/sched/exit.h"
+#include "kernel/sched/fork.h"
+#include "kernel/base/platform.h"
+#include "kernel/sched/program.h"
 #include "kernel/sched/sched.h"
-#include "kernel/shell/shell_command.h"
-#include "kernel/task.h"
-#include "kernel/task_ops.h"
-#include "kernel/task_table.h"
+#include "kernel/base/shell_command.h"
+#include "kernel/task/task.h"
+#include "kernel/task/task_ops.h"
+#include "kernel/sched/task_table.h"
 #include "kernel/time/time.h"
 #include "kernel/time/timer.h"
 #include "mm/buddy.h"
@@ -135,10 +135,10 @@ static uint64_t worker_work(void)
  * fair_share - the worker's fair share of total CPU time on its CPU, when
  * the other two domains there used a and b of it (the system tasks, which
  * the scheduler treats as one domain, and the other user domains - in the
- * demo, the bomb). Max-min fairness, as the scheduler's rule is
- * (docs/design.md: a CPU's time equally among the domains that want it): each
- * of the three is owed an equal part; what a domain does not use goes to the
- * others. The worker always wants the CPU, so it is owed total - a - b if both
+ * demo, the bomb). Max-min fairness, as the scheduler's rule is (a CPU's
+ * time equally among the domains that want it): each of the three
+ * is owed an equal part; what a domain does not use goes to the others.
+ * The worker always wants the CPU, so it is owed total - a - b if both
  * used less than a third, else what is left when the one that used more
  * than its part is cut back to it. Never more than what the others left
  * it: a share below 100% means that some domain got more than its part.
@@ -206,8 +206,9 @@ static uint64_t worker_measure(unsigned int ms, struct worker_share *sh)
 	if (t)
 		sched_cpu_times(t, &a);
 	for (unsigned int done = 0; done < ms; done += SHARE_SAMPLE_MS) {
-		unsigned int nap = ms - done < SHARE_SAMPLE_MS ? ms - done :
-								 SHARE_SAMPLE_MS;
+		unsigned int nap = ms - done;
+		if (nap > SHARE_SAMPLE_MS)
+			nap = SHARE_SAMPLE_MS;
 		uint64_t late = shell_nap(nap);
 
 		if (late > sh->shell_wait_ms)
@@ -339,14 +340,14 @@ static int demo_watch(const char *bomb, long seconds)
 		else
 			snprintf(lim, sizeof(lim), "%ld", (long)limit);
 		unsigned long share = percent(sh.got, sh.owed);
-		printk("demo: t=%lds bomb tasks=%u kmem=%ld/%s kmem.failcnt=%ld "
+		printk("demo: t=%lds bomb tasks=%u kmem=%ld/%s "
+		       "kmem.failcnt=%ld "
 		       "worker rate=%lu%% cpu=%lu%% share=%lu%% shell=%lums "
 		       "MemFree=%lu kB\n",
 		       s, domain_tasks(bomb), (long)usage, lim, (long)failcnt,
-		       percent(rate, worker_rate_before), percent(sh.got, sh.total),
-		       share > 100 ? 100 : share,
-		       (unsigned long)sh.shell_wait_ms,
-		       nr_free_pages() * 4);
+		       percent(rate, worker_rate_before),
+		       percent(sh.got, sh.total), share > 100 ? 100 : share,
+		       (unsigned long)sh.shell_wait_ms, nr_free_pages() * 4);
 	}
 	return 0;
 }
@@ -369,7 +370,8 @@ static int demo_stop(const char *bomb)
 		msleep(50);
 	unsigned long now = nr_free_pages();
 	printk("demo: bomb killed and removed in %lu ms; MemFree %lu kB, "
-	       "before the bomb %lu kB (%+ld pages); nr_dying_descendants %ld\n",
+	       "before the bomb %lu kB (%+ld pages); "
+	       "nr_dying_descendants %ld\n",
 	       (unsigned long)(uptime_ms() - t0), now * 4, memfree_before * 4,
 	       (long)now - (long)memfree_before, (long)nr_dying());
 	return 0;
@@ -385,12 +387,15 @@ static int cmd_demo(int argc, char **argv)
 		if (*end || secs < 1 || secs > 600)
 			return shell_error(EINVAL, "SECS must be 1..600");
 		if (worker_pid < 0)
-			return shell_error(EINVAL, "run 'demo start DOMAIN' first");
+			return shell_error(EINVAL,
+					   "run 'demo start DOMAIN' first");
 		return demo_watch(argv[2], secs);
 	}
 	if (argc == 3 && !strcmp(argv[1], "stop"))
 		return demo_stop(argv[2]);
-	return shell_error(EINVAL, "usage: demo start DOMAIN | watch BOMB SECS | stop BOMB");
+	return shell_error(
+		EINVAL,
+		"usage: demo start DOMAIN | watch BOMB SECS | stop BOMB");
 }
 SHELL_COMMAND(demo, "demo start DOMAIN | watch BOMB SECS | stop BOMB",
 	      "the fork-bomb demonstration's measurements (script=demo)");

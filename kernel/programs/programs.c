@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * kernel/programs/programs.c - the built-in programs that `run` starts
- * (docs/interface.md).
+ * kernel/programs/programs.c - the built-in programs that `run` starts.
  *
  *   spin            sleeps until killed
  *   worker [N]      units of CPU work, counted in WORK; N units then exits
@@ -14,7 +13,8 @@
  *   mkdirloop [DIR] `while true; do mkdir x; cd x; done` in /tmp (or DIR,
  *                   a directory of /tmp); exits at the first ENOMEM
  *                   (WORK: directories made)
- *   stress SECONDS  random domain and task operations (kernel/programs/stress.c)
+ *   stress SECONDS  random domain and task operations
+ *                   (kernel/programs/stress.c)
  *
  * What they hold is freed when they exit (killed).
  */
@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "kernel/lib/memparse.h"
-#include "kernel/programs/program.h"
+#include "kernel/sched/program.h"
 #include "kernel/fs/tmpfs.h"
 #include "kernel/programs/stress.h"
 #include "mm/page.h"
@@ -176,8 +176,8 @@ static void mkdirloop_main(struct task *self, const char *arg)
 		if (ret == 0)
 			self->work++;
 		if (ret == 0 || ret == -EEXIST)
-			ret = tmpfs_chdir_at((struct tmpfs_inode **)
-						     &self->prog_data, "x"); /* cd x */
+			ret = tmpfs_chdir_at(  /* cd x */
+				(struct tmpfs_inode **)&self->prog_data, "x");
 		kernel_leave(self);
 	}
 }

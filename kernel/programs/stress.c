@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * kernel/programs/stress.c - `stress SECONDS` (docs/reliability.md): every CPU
- * changes the domain tree and its tasks at random for SECONDS, as fast as it
- * can, through the same calls a user's commands make; then everything it made
- * is undone, and `check` must find every accounting invariant intact.
+ * kernel/programs/stress.c - `stress SECONDS`: every CPU changes the
+ * domain tree and its tasks at random for SECONDS, as fast as it can,
+ * through the same calls a user's commands make; then everything it made
+ * is undone, and `check` must find every accounting invariant intact
+ * (mm/memcg/memcg_check.c).
  *
  *   run DOMAIN stress SECONDS    a task in DOMAIN starts one stress worker
  *                                per CPU there, waits for them, cleans up
@@ -43,13 +44,13 @@
 #include "kernel/cgroup/cgroupfs.h"
 #include "kernel/fs/ctlfs.h"
 #include "kernel/lib/errno_name.h"
-#include "kernel/exit.h"
-#include "kernel/fork.h"
+#include "kernel/sched/exit.h"
+#include "kernel/sched/fork.h"
 #include "kernel/lib/memparse.h"
-#include "kernel/programs/program.h"
-#include "kernel/shell/shell_command.h"
-#include "kernel/task_ops.h"
-#include "kernel/task_table.h"
+#include "kernel/sched/program.h"
+#include "kernel/base/shell_command.h"
+#include "kernel/task/task_ops.h"
+#include "kernel/sched/task_table.h"
 #include "kernel/time/time.h"
 #include "mm/memcg/memcontrol.h"
 #include "mm/slab.h"
@@ -214,7 +215,7 @@ static void run_program(struct stress_worker *w, const char *dir,
 		*slot = ret;
 }
 
-/* --- one operation ---------------------------------------------------------- */
+/* --- one operation -------------------------------------------------------- */
 
 static const char *const limit_values[] = {
 	"-1", "64K", "256K", "1M", "4M", "16M", "4096",

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * kernel/programs/stress.h - the `stress SECONDS` program and shell command
- * (docs/reliability.md; see kernel/programs/stress.c).
+ * (see kernel/programs/stress.c).
  */
 #ifndef KERNEL_STRESS_H
 #define KERNEL_STRESS_H

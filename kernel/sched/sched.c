@@ -2,7 +2,7 @@
 /*
  * kernel/sched/sched.c - the SMP scheduler: per-CPU run queues, switching,
  * preemption, wake-ups, sleeping, the idle loop and load balancing (see
- * kernel/sched/sched.h; the queueing policy is kernel/sched/runqueue.c).
+ * kernel/sched/sched.h; the queueing policy is kernel/task/runqueue.c).
  *
  * The path of a switch, in order:
  *
@@ -24,19 +24,19 @@
 
 #include <stdio.h>
 
-#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/asm/cpu.h"
 #include "arch/x86_64/io.h"
-#include "arch/x86_64/apic/lapic.h"
+#include "arch/x86_64/lapic.h"
 #include "arch/x86_64/smp.h"
 #include "arch/x86_64/trap.h"
 #include "kernel/lib/emit.h"
-#include "kernel/exit.h"
-#include "kernel/panic.h"
-#include "kernel/platform.h"
-#include "kernel/sched/runqueue.h"
-#include "kernel/locking/spinlock.h"
-#include "kernel/task.h"
-#include "kernel/task_table.h"
+#include "kernel/sched/exit.h"
+#include "kernel/base/panic.h"
+#include "kernel/base/platform.h"
+#include "kernel/task/runqueue.h"
+#include "kernel/base/spinlock.h"
+#include "kernel/task/task.h"
+#include "kernel/sched/task_table.h"
 #include "kernel/time/time.h"
 #include "kernel/time/timer.h"
 #include "kernel/sched/wait.h"
@@ -154,7 +154,7 @@ void sched_cpu_times(struct task *task, struct sched_cpu_times *times)
 	local_irq_restore(flags);
 }
 
-/* --- switching ----------------------------------------------------------------- */
+/* --- switching ------------------------------------------------------------ */
 
 static void check_stack(struct task *task)
 {
@@ -292,7 +292,7 @@ void set_current_state(int state)
 	__atomic_store_n(&current->state, state, __ATOMIC_SEQ_CST);
 }
 
-/* --- waking ------------------------------------------------------------------- */
+/* --- waking --------------------------------------------------------------- */
 
 /*
  * select_cpu - where a task that becomes runnable should run (interrupts
@@ -371,7 +371,7 @@ void wake_up_new_task(struct task *task)
 	local_irq_restore(flags);
 }
 
-/* --- sleeping ------------------------------------------------------------------ */
+/* --- sleeping ------------------------------------------------------------- */
 
 static void wake_timer_fn(struct timer *timer)
 {
@@ -389,19 +389,20 @@ void schedule_timeout(uint64_t ticks)
 	set_current_state(TASK_RUNNING);
 }
 
-/* msleep - kernel/time/time.h. A killed task's sleep ends early (it is on its
- * way out). Before the scheduler runs, the CPU halts between ticks. */
-void msleep(unsigned int ms)
+/*
+ * sched_sleep_until - msleep()'s way to wait once the scheduler runs
+ * (registered with time_register_sleep by sched_start): the task sleeps
+ * until jiffies >= end. A killed task's sleep ends early (it is on its
+ * way out). On a CPU with no run queue yet, or in an idle task, the CPU
+ * halts between ticks instead.
+ */
+static void sched_sleep_until(uint64_t end)
 {
-	/* One tick more: the current tick is already partly gone, and
-	 * "at least ms" must hold even if the next one comes at once. */
-	uint64_t end = jiffies + ((uint64_t)ms * HZ + 999) / 1000 + 1;
 	struct sched_cpu *sc = this_sched();
 
 	if (!sched_running || !sc || !sc->ready ||
 	    (current->flags & TASK_IDLE)) {
-		while (jiffies < end)
-			__asm__ volatile("sti\n\thlt" ::: "memory");
+		time_halt_until(end);
 		return;
 	}
 	while (jiffies < end && !current_killed()) {
@@ -410,7 +411,7 @@ void msleep(unsigned int ms)
 	}
 }
 
-/* --- the tick and load balancing ------------------------------------------------ */
+/* --- the tick and load balancing ------------------------------------------ */
 
 /*
  * load_balance - this CPU pulls waiting tasks from the most loaded CPU
@@ -473,7 +474,9 @@ static void load_balance(struct sched_cpu *this_sc)
 		this_cpu()->need_resched = 1;
 }
 
-void scheduler_tick(void)
+/* scheduler_tick - this CPU's share of the tick: expired timers, the
+ * current task's time, preemption and load balancing. */
+static void scheduler_tick(void)
 {
 	struct sched_cpu *sc = this_sched();
 	bool idle;
@@ -497,7 +500,9 @@ void scheduler_tick(void)
 	}
 }
 
-/* --- idle ------------------------------------------------------------------------ */
+TICK_HOOK(scheduler_tick);
+
+/* --- idle ----------------------------------------------------------------- */
 
 /*
  * sched_init_cpu - this CPU's run queue, and its idle task: the context
@@ -583,5 +588,6 @@ void sched_start(void)
 			all_rqs[i] = &sched_cpus[i].rq;  /* until it runs */
 	sched_init_cpu();
 	irq_exit_hook = sched_irq_exit;
+	time_register_sleep(sched_sleep_until);
 	__atomic_store_n(&sched_running, true, __ATOMIC_RELEASE);
 }

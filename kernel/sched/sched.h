@@ -2,7 +2,7 @@
 /*
  * kernel/sched/sched.h - the scheduler: which task runs on each CPU, and when.
  *
- * Every CPU has its own run queue (kernel/sched/runqueue.h: fair between
+ * Every CPU has its own run queue (kernel/task/runqueue.h: fair between
  * domains, round robin inside one) and its own idle task, which halts
  * when there is nothing to run. The LAPIC timer ticks HZ times a second
  * on every CPU: a task that has used its slice (SCHED_SLICE_MS) while
@@ -39,9 +39,15 @@ extern bool sched_running;
  * exit for preemption. The task table must be ready (task_table_init);
  * what comes next - the reaper, the console's wait queue, the shell,
  * cpu_idle_loop() - is the caller's, in start_kernel_services()
- * (kernel/boot_tasks.c), which holds the start-up order.
+ * (kernel/init/boot_tasks.c), which holds the start-up order.
  */
 void sched_start(void);
+
+/* cpu_idle_loop - what a CPU does when it has nothing else: its run queue
+ * and idle task are set up on the first call, then it runs tasks as they
+ * come and halts between them. kmain hands it to the other CPUs
+ * (smp_boot) and start_kernel_services() ends in it. Never returns. */
+_Noreturn void cpu_idle_loop(void);
 
 /* sched_stats_print - the lines of /proc/sched, one record each (kernel/fs/
  * proc.c makes the file). */
@@ -53,7 +59,7 @@ void sched_stats_print(const struct emitter *out);
  * held (it panics otherwise: sleeping while atomic). */
 void schedule(void);
 
-/* schedule_dead - the last switch of an exiting task (kernel/exit.c). */
+/* schedule_dead - the last switch of an exiting task (kernel/sched/exit.c). */
 _Noreturn void schedule_dead(void);
 
 /* schedule_timeout - sleep until woken or ticks have passed. The caller
@@ -94,7 +100,7 @@ struct sched_cpu_times {
 };
 void sched_cpu_times(struct task *task, struct sched_cpu_times *times);
 
-/* set_current - what current (gs:16, kernel/platform.h) returns on this
+/* set_current - what current (gs:16, kernel/base/platform.h) returns on this
  * CPU from now on. */
 static inline void set_current(struct task *task)
 {

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * kernel/sched/wait.c - wait queues (see kernel/sched/wait.h), and the OOM wait of
- * kernel/task_ops.h built on one.
+ * kernel/sched/wait.c - wait queues (see kernel/sched/wait.h), and the OOM wait
+ * of kernel/task/task_ops.h built on one.
  */
 #include "kernel/sched/wait.h"
 
 #include "kernel/sched/sched.h"
-#include "kernel/task.h"
-#include "kernel/task_ops.h"
+#include "kernel/task/task.h"
+#include "kernel/task/task_ops.h"
 
 void prepare_to_wait(struct wait_queue_head *wq, struct wait_queue_entry *w)
 {
@@ -44,13 +44,15 @@ void wake_up(struct wait_queue_head *wq)
 {
 	unsigned long flags = spin_lock_irqsave(&wq->lock);
 
-	if (!list_empty(&wq->waiters))
-		wake_up_task(list_first_entry(&wq->waiters,
-					      struct wait_queue_entry, node)->task);
+	if (!list_empty(&wq->waiters)) {
+		struct wait_queue_entry *w = list_first_entry(
+			&wq->waiters, struct wait_queue_entry, node);
+		wake_up_task(w->task);
+	}
 	spin_unlock_irqrestore(&wq->lock, flags);
 }
 
-/* --- the OOM wait (kernel/task_ops.h) ---------------------------------------- */
+/* --- the OOM wait (kernel/task/task_ops.h) -------------------------------- */
 
 /* A task waiting for memory in a domain's OOM sleeps at most this long
  * before it looks again. */

@@ -21,8 +21,8 @@
 
 #include <stdbool.h>
 
-#include "kernel/lib/list.h"
-#include "kernel/locking/spinlock.h"
+#include "kernel/base/list.h"
+#include "kernel/base/spinlock.h"
 
 struct task;
 
@@ -36,7 +36,8 @@ struct wait_queue_entry {
 	struct list_head node;
 };
 
-#define WAIT_QUEUE_HEAD_INIT(name) {SPINLOCK_INIT, LIST_HEAD_INIT((name).waiters)}
+#define WAIT_QUEUE_HEAD_INIT(name) \
+	{SPINLOCK_INIT, LIST_HEAD_INIT((name).waiters)}
 #define DECLARE_WAIT_QUEUE_HEAD(name) \
 	struct wait_queue_head name = WAIT_QUEUE_HEAD_INIT(name)
 
@@ -58,7 +59,8 @@ static inline bool wait_queue_active(struct wait_queue_head *wq)
 	return !list_empty(&wq->waiters);
 }
 
-/* current_killed - has the current task been killed (kernel/task_table.c)? */
+/* current_killed - has the current task been killed
+ * (kernel/sched/task_table.c)? */
 bool current_killed(void);
 void schedule(void);
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * kernel/shell/cmd_check.c - the `check` shell command: verify the accounting
- * invariants (mm/memcg/memcg_check.c, docs/reliability.md) and print
+ * invariants (mm/memcg/memcg_check.c) and print
  *
  *   check: ok
  *
@@ -16,7 +16,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "kernel/shell/shell_command.h"
+#include "kernel/base/shell_command.h"
 #include "mm/memcg/memcg_check.h"
 #include "mm/slab.h"
 

@@ -19,8 +19,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "kernel/shell/shell_command.h"
-#include "kernel/locking/spinlock.h"
+#include "kernel/base/shell_command.h"
+#include "kernel/base/spinlock.h"
 #include "kernel/sched/sched.h"
 
 static spinlock_t locktest_a = SPINLOCK_INIT;

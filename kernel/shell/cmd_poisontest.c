@@ -16,8 +16,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "kernel/platform.h"
-#include "kernel/shell/shell_command.h"
+#include "kernel/base/platform.h"
+#include "kernel/base/shell_command.h"
 #include "mm/buddy.h"
 #include "mm/slab.h"
 

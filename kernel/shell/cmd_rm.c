@@ -11,7 +11,7 @@
 
 #include "kernel/fs/ctlfs.h"
 #include "kernel/shell/shell.h"
-#include "kernel/shell/shell_command.h"
+#include "kernel/base/shell_command.h"
 
 static int cmd_rm(int argc, char **argv)
 {

@@ -17,16 +17,16 @@
 
 #include "kernel/cgroup/cgroupfs.h"
 #include "kernel/fs/ctlfs.h"
-#include "kernel/exit.h"
-#include "kernel/fork.h"
+#include "kernel/sched/exit.h"
+#include "kernel/sched/fork.h"
 #include "kernel/lib/memparse.h"
-#include "kernel/platform.h"
-#include "kernel/programs/program.h"
+#include "kernel/base/platform.h"
+#include "kernel/sched/program.h"
 #include "kernel/shell/jobs.h"
-#include "kernel/shell/shell_command.h"
-#include "kernel/task.h"
-#include "kernel/task_ops.h"
-#include "kernel/task_table.h"
+#include "kernel/base/shell_command.h"
+#include "kernel/task/task.h"
+#include "kernel/task/task_ops.h"
+#include "kernel/sched/task_table.h"
 #include "mm/memcg/memcontrol.h"
 
 /* join_args - argv[from..argc-1] joined by single spaces into buf. */
@@ -66,8 +66,11 @@ static int cmd_run(int argc, char **argv)
 		return shell_error(E2BIG, "domain path too long");
 	prog = program_find(argv[2]);
 	if (!prog)
-		return shell_error(ENOENT, "no program '%s' (spin, worker, "
-				   "forkbomb, hog, cache, kmemhog, mkdirloop, stress)", argv[2]);
+		return shell_error(
+			ENOENT,
+			"no program '%s' (spin, worker, "
+			"forkbomb, hog, cache, kmemhog, mkdirloop, stress)",
+			argv[2]);
 	ret = join_args(argc, argv, 3, arg, sizeof(arg));
 	if (ret < 0)
 		return ret;
@@ -113,8 +116,9 @@ static const char *state_name(const struct task *task)
 	}
 }
 
-/* The columns of ps (docs/interface.md), and the least width of each: a column
- * is widened to its longest value, so that every line stays aligned. */
+/* The columns of ps (docs/interface.md), and the least width of each: a
+ * column is widened to its longest value, so that every line stays
+ * aligned. */
 enum { PS_PID, PS_DOMAIN, PS_CPU, PS_STATE, PS_PROG, PS_COLUMNS };
 static const char *const ps_header[PS_COLUMNS] = {
 	"PID", "DOMAIN", "CPU", "STATE", "PROG"};

@@ -15,9 +15,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "kernel/lib/list.h"
-#include "kernel/locking/spinlock.h"
-#include "kernel/platform.h"
+#include "kernel/base/list.h"
+#include "kernel/base/spinlock.h"
+#include "kernel/base/platform.h"
 #include "kernel/printk/console.h"
 #include "mm/slab.h"
 

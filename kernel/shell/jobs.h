@@ -3,7 +3,7 @@
  * kernel/shell/jobs.h - the shell's jobs: the tasks it started with `run`
  * (docs/interface.md), reaped as a Unix shell reaps its background jobs.
  *
- * A job's task is started with task_spawn_job (kernel/fork.h): when it
+ * A job's task is started with task_spawn_job (kernel/sched/fork.h): when it
  * ends, the reaper reaps it - so that nothing of it, not even a zombie's
  * struct, keeps its domain alive - and calls job_reaped(). The shell then
  * prints one line, before its next prompt,

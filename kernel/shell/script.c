@@ -15,12 +15,12 @@
 
 #include "arch/x86_64/boot_info.h"
 #include "kernel/lib/cmdline.h"
-#include "kernel/platform.h"
+#include "kernel/base/platform.h"
 #include "kernel/shell/shell.h"
 #include "mm/slab.h"
 
-/* The fork-bomb demonstration (docs/design.md): a bomb under an 8M kmem limit
- * next to a worker; `demo` (kernel/programs/demo.c) prints the status lines and
+/* The fork-bomb demonstration: a bomb under an 8M kmem limit next
+ * to a worker; `demo` (kernel/programs/demo.c) prints the status lines and
  * checks the recovery. While the bomb is at its limit, a fork in another domain
  * still works (`run ... worker 1`: one unit of work, then it exits). */
 static const char *const demo_lines[] = {

@@ -4,7 +4,7 @@
  * find the command, run it, report its error.
  *
  * Commands live in the shell_commands section table: each subsystem adds
- * its own with SHELL_COMMAND() (kernel/shell/shell_command.h); the built-in ones
+ * its own with SHELL_COMMAND() (kernel/base/shell_command.h); the built-in ones
  * are in kernel/shell/shell_builtins.c. A command that fails returns a negative
  * errno after calling shell_error() with an explanation, and the shell
  * prints the single line
@@ -23,10 +23,10 @@
 #include "kernel/printk/console.h"
 #include "kernel/fs/ctlfs.h"
 #include "kernel/lib/errno_name.h"
-#include "kernel/platform.h"
+#include "kernel/base/platform.h"
 #include "kernel/shell/shell.h"
 #include "kernel/shell/jobs.h"
-#include "kernel/shell/shell_command.h"
+#include "kernel/base/shell_command.h"
 #include "kernel/shell/shell_line.h"
 
 static struct shell_line shell_line;

@@ -3,9 +3,10 @@
  * kernel/shell/shell.h - the shell on the console (docs/interface.md).
  *
  * The shell prints the prompt "tally:CWD# ", reads a line (with echo, see
- * kernel/shell/shell_line.h), splits it into words and runs the command named by
- * the first word from the shell_commands table (kernel/shell/shell_command.h).
- * A failed command prints one line "error: ENAME: explanation".
+ * kernel/shell/shell_line.h), splits it into words and runs the command named
+ * by the first word from the shell_commands table
+ * (kernel/base/shell_command.h). A failed command prints one line "error:
+ * ENAME: explanation".
  *
  * Syntax of a line: words separated by spaces (or tabs); no quoting. A '>'
  * is a word of its own wherever it stands ("echo 8M>f" is "echo 8M > f"),

@@ -14,10 +14,10 @@
 
 #include "kernel/fs/ctlfs.h"
 #include "kernel/lib/memparse.h"
-#include "kernel/platform.h"
-#include "kernel/power.h"
+#include "kernel/base/platform.h"
+#include "kernel/base/power.h"
 #include "kernel/shell/shell.h"
-#include "kernel/shell/shell_command.h"
+#include "kernel/base/shell_command.h"
 #include "kernel/shell/shell_line.h"
 #include "kernel/time/time.h"
 
@@ -196,7 +196,9 @@ static int cmd_echo(int argc, char **argv)
 		if (strcmp(argv[i], ">") != 0)
 			continue;
 		if (redirect)
-			return shell_error(EINVAL, "more than one '>' (usage: echo VALUE > FILE)");
+			return shell_error(
+				EINVAL,
+				"more than one '>' (usage: echo VALUE > FILE)");
 		redirect = i;
 	}
 	if (redirect && argc != redirect + 2)
@@ -260,7 +262,8 @@ static int cmd_sleep(int argc, char **argv)
 	if (ret < 0)
 		return ret;
 	if (parse_int(argv[1], &ms) < 0 || ms < 0 || ms > UINT_MAX)
-		return shell_error(EINVAL, "'%s' is not a number of milliseconds",
+		return shell_error(EINVAL,
+				   "'%s' is not a number of milliseconds",
 				   argv[1]);
 	msleep((unsigned int)ms);
 	return 0;

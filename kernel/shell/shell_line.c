@@ -13,7 +13,7 @@
  */
 #include <errno.h>
 
-#include "kernel/platform.h"
+#include "kernel/base/platform.h"
 #include "kernel/printk/console.h"
 #include "kernel/shell/shell_line.h"
 

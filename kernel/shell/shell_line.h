@@ -9,8 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* The longest line the shell accepts (docs/interface.md); longer lines are
- * E2BIG. */
+/* The longest line the shell accepts; longer lines are E2BIG. */
 #define SHELL_LINE_MAX 255
 
 struct shell_line {

@@ -1,19 +1,20 @@
 // SPDX-License-Identifier: MIT
 /*
- * kernel/time/time.c - the tick: every CPU's timer interrupts HZ times a second;
- * the boot CPU's count is the clock (jiffies).
+ * kernel/time/time.c - the tick: every CPU's timer interrupts HZ times a
+ * second; the boot CPU's count is the clock (jiffies). What else a tick
+ * does is registered with TICK_HOOK by the code that needs it (the
+ * scheduler, the USB driver's polling): this file calls none of them by
+ * name.
  */
 #include "kernel/time/time.h"
 
-#include "arch/x86_64/cpu.h"
-#include "kernel/platform.h"
+#include "arch/x86_64/asm/cpu.h"
+#include "kernel/base/platform.h"
 
 volatile uint64_t jiffies;
 
-/* Until kernel/sched/sched.c provides the scheduler, a tick does nothing more. */
-__attribute__((weak)) void scheduler_tick(void)
-{
-}
+/* The scheduler's way to sleep, once it has registered one. */
+static void (*sleep_until)(uint64_t end);
 
 void timer_tick(void)
 {
@@ -21,7 +22,8 @@ void timer_tick(void)
 	if (cpu->id == 0)
 		__atomic_fetch_add(&jiffies, 1, __ATOMIC_RELAXED);
 	cpu->ticks++;
-	scheduler_tick();
+	section_table_for_each(const struct tick_hook, tick_hooks, h)
+		h->fn();
 }
 
 uint64_t uptime_ms(void)
@@ -29,12 +31,25 @@ uint64_t uptime_ms(void)
 	return jiffies * 1000 / HZ;
 }
 
-/* Until the scheduler can put a task to sleep, msleep halts between ticks. */
-__attribute__((weak)) void msleep(unsigned int ms)
+void time_halt_until(uint64_t end)
+{
+	while (jiffies < end)
+		__asm__ volatile("sti\n\thlt" ::: "memory");
+}
+
+void time_register_sleep(void (*fn)(uint64_t end))
+{
+	sleep_until = fn;
+}
+
+void msleep(unsigned int ms)
 {
 	/* One tick more: the current tick is already partly gone, and
 	 * "at least ms" must hold even if the next one comes at once. */
 	uint64_t end = jiffies + ((uint64_t)ms * HZ + 999) / 1000 + 1;
-	while (jiffies < end)
-		__asm__ volatile("sti\n\thlt" ::: "memory");
+
+	if (sleep_until)
+		sleep_until(end);
+	else
+		time_halt_until(end);
 }

@@ -5,8 +5,8 @@
  */
 #include "kernel/time/timer.h"
 
-#include "kernel/platform.h"
-#include "kernel/locking/spinlock.h"
+#include "kernel/base/platform.h"
+#include "kernel/base/spinlock.h"
 #include "kernel/time/time.h"
 
 struct timer_base {

@@ -17,7 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "kernel/lib/list.h"
+#include "kernel/base/list.h"
 
 struct timer_base;
 

@@ -22,11 +22,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "arch/x86_64/apic/lapic.h"
+#include "arch/x86_64/lapic.h"
 #include "arch/x86_64/io.h"
-#include "kernel/locking/spinlock.h"
-#include "kernel/platform.h"
-#include "kernel/task.h"
+#include "kernel/base/spinlock.h"
+#include "kernel/base/platform.h"
+#include "kernel/task/task.h"
 #include "mm/buddy.h"
 #include "mm/page.h"
 
@@ -73,7 +73,7 @@ struct trace_entry *trace_record_begin(enum trace_event_id id,
 	if (!task) {
 		strcpy(e->comm, "<boot>");
 	} else if (task->pid < 0) {
-		/* charge_as_begin's stand-in (kernel/fork.c): `run` charging
+		/* charge_as_begin's stand-in (kernel/sched/fork.c): `run` charging
 		 * a task that has no PID yet. */
 		strcpy(e->comm, "<new>");
 	} else {

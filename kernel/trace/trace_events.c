@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "kernel/lib/errno_name.h"
-#include "kernel/task.h"
+#include "kernel/task/task.h"
 #include "mm/memcg/kmem_hooks.h"
 #include "mm/memcg/memcontrol.h"
 #include "mm/memcg/res_counter.h"

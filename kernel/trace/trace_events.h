@@ -8,7 +8,7 @@
  *   trace_memcg_kmem_commit(page, handle, order);
  *
  * and costs, while its event is off, one 5-byte NOP: each wrapper below is
- * an inline test of the event's own static key (kernel/static_key.h),
+ * an inline test of the event's own static key (kernel/base/static_key.h),
  * named trace_EVENT_key and listed in /proc/static_keys with its sites.
  * Turning the event on (echo EVENT > /sys/kernel/tracing/set_event) takes
  * a reference on the key, which patches every site to a jump to the call
@@ -30,7 +30,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "kernel/static_key.h"
+#include "kernel/base/static_key.h"
 #include "mm/gfp.h"
 
 struct mem_cgroup;

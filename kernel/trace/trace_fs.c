@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "kernel/fs/ctlfs.h"
-#include "kernel/platform.h"
+#include "kernel/base/platform.h"
 #include "kernel/trace/trace.h"
 #include "kernel/trace/trace_set_event.h"
 

@@ -14,9 +14,9 @@
  */
 #include <errno.h>
 
-#include "kernel/platform.h"
+#include "kernel/base/platform.h"
 #include "kernel/printk/console.h"
-#include "kernel/shell/shell_command.h"
+#include "kernel/base/shell_command.h"
 #include "kernel/time/time.h"
 #include "kernel/trace/trace.h"
 

@@ -4,7 +4,7 @@
 // place of task_create's body. The stub charges no stack and undoes
 // nothing when a step fails.
 
-//@ kernel/fork.c: task_create
+//@ kernel/sched/fork.c: task_create
 {
 	/* LAB fork: charge the stack to the domain, then the task; undo in
 	 * the reverse order on every failure. */

@@ -15,7 +15,7 @@
 
 #include <errno.h>
 
-#include "kernel/task.h"
+#include "kernel/task/task.h"
 #include "mm/memcg/memcontrol.h"
 #include "mm/memcg/stock.h"
 

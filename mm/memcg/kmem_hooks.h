@@ -33,8 +33,8 @@
 #ifndef MM_KMEM_HOOKS_H
 #define MM_KMEM_HOOKS_H
 
-#include "kernel/static_key.h"
-#include "kernel/task.h"
+#include "kernel/base/static_key.h"
+#include "kernel/task/task.h"
 #include "kernel/trace/trace_events.h"
 #include "mm/gfp.h"
 #include "mm/memcg/memcontrol.h"

@@ -26,8 +26,8 @@
 #ifndef MM_MEMCG_LINE_TRANSFER_H
 #define MM_MEMCG_LINE_TRANSFER_H
 
-#include "kernel/platform.h"
-#include "kernel/static_key.h"
+#include "kernel/base/platform.h"
+#include "kernel/base/static_key.h"
 
 struct line_owner {
 	unsigned int last_cpu;    /* the CPU that wrote the line last, + 1 */

@@ -104,7 +104,7 @@
 
 #include <errno.h>
 
-#include "kernel/task.h"
+#include "kernel/task/task.h"
 #include "mm/memcg/memcg_oom.h"
 #include "mm/page.h"
 #include "mm/memcg/stock.h"

@@ -17,7 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "kernel/task.h"
+#include "kernel/task/task.h"
 #include "mm/buddy.h"
 #include "mm/memcg/memcg_stat.h"
 #include "mm/memcg/memcontrol.h"

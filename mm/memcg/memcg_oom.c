@@ -18,8 +18,8 @@
 
 #include <errno.h>
 
-#include "kernel/task.h"
-#include "kernel/task_ops.h"
+#include "kernel/task/task.h"
+#include "kernel/task/task_ops.h"
 #include "mm/memcg/memcontrol.h"
 #include "mm/page.h"
 

@@ -12,7 +12,7 @@
 
 #include <stdbool.h>
 
-#include "kernel/task_ops.h"
+#include "kernel/task/task_ops.h"
 
 struct mem_cgroup;
 

@@ -23,8 +23,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "kernel/locking/spinlock.h"
-#include "kernel/task.h"
+#include "kernel/base/spinlock.h"
+#include "kernel/task/task.h"
 #include "mm/buddy.h"
 #include "mm/page.h"
 

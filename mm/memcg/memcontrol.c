@@ -33,9 +33,9 @@
 #include <errno.h>
 #include <string.h>
 
-#include "kernel/locking/spinlock.h"
-#include "kernel/task.h"
-#include "kernel/task_ops.h"
+#include "kernel/base/spinlock.h"
+#include "kernel/task/task.h"
+#include "kernel/task/task_ops.h"
 #include "kernel/trace/trace_events.h"
 #include "mm/memcg/kmem_hooks.h"
 #include "mm/memcg/memcg_oom.h"

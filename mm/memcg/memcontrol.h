@@ -25,7 +25,7 @@
  *
  * Locking, outermost first:
  *   ctl_lock (kernel/fs/ctlfs.c: every control-file handler runs under it)
- *   the task table's lock (kernel/task_ops.h)
+ *   the task table's lock (kernel/task/task_ops.h)
  *   memcg_tree_lock: the tree, each domain's task list, task->memcg,
  *                    limits and flags
  *   user_memory_lock (mm/memcg/user_memory.c): user pages
@@ -43,9 +43,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kernel/lib/list.h"
-#include "kernel/locking/spinlock.h"
-#include "kernel/platform.h"
+#include "kernel/base/list.h"
+#include "kernel/base/spinlock.h"
+#include "kernel/base/platform.h"
 #include "mm/gfp.h"
 #include "mm/memcg/line_transfer.h"
 #include "mm/memcg/res_counter.h"

@@ -26,7 +26,7 @@
 
 #include <stdbool.h>
 
-#include "kernel/platform.h"
+#include "kernel/base/platform.h"
 #include "kernel/trace/trace_events.h"
 #include "mm/memcg/line_transfer.h"
 

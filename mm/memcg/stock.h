@@ -33,7 +33,7 @@
 
 #include <stdbool.h>
 
-#include "kernel/platform.h"
+#include "kernel/base/platform.h"
 #include "kernel/trace/trace_events.h"
 
 struct mem_cgroup;
@@ -50,7 +50,7 @@ struct memcg_stock_pcp {
 
 /* One per CPU, each written with interrupts off by its own CPU only (a
  * drain for another CPU is an IPI that runs on the stock's CPU). It lives
- * in the CPU's own area (this_cpu_area, kernel/platform.h): the hot paths
+ * in the CPU's own area (this_cpu_area, kernel/base/platform.h): the hot paths
  * find this CPU's stock with one load from %gs, not from an index. */
 _Static_assert(sizeof(struct memcg_stock_pcp) <= CPU_AREA_SIZE,
 	       "the stock must fit in this_cpu_area()");

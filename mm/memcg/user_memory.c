@@ -17,8 +17,8 @@
 
 #include <errno.h>
 
-#include "kernel/task.h"
-#include "kernel/task_ops.h"
+#include "kernel/task/task.h"
+#include "kernel/task/task_ops.h"
 #include "mm/buddy.h"
 #include "mm/memcg/memcg_oom.h"
 #include "mm/memcg/memcontrol.h"

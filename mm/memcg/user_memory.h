@@ -15,7 +15,7 @@
 
 #include <stdbool.h>
 
-#include "kernel/locking/spinlock.h"
+#include "kernel/base/spinlock.h"
 
 struct mem_cgroup;
 struct task;

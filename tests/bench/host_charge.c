@@ -30,7 +30,7 @@
 #include <unistd.h>
 
 #include "kernel/cgroup/cgroupfs.h"
-#include "kernel/task.h"
+#include "kernel/task/task.h"
 #include "mm/buddy.h"
 #include "mm/memcg/kmem_hooks.h"
 #include "mm/memcg/memcontrol.h"

@@ -18,7 +18,7 @@
 
 #include "kernel/cgroup/cgroupfs.h"
 #include "kernel/fs/ctlfs.h"
-#include "kernel/task.h"
+#include "kernel/task/task.h"
 #include "mm/buddy.h"
 #include "mm/fail_page.h"
 #include "mm/memcg/kmem_hooks.h"

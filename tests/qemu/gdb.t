@@ -76,10 +76,10 @@ my $status = $? >> 8;
 unlike($out, qr/Error in sourced command file|No symbol table|Connection refused/,
       '.gdbinit runs without an error: symbols loaded, connected')
 	or diag($out);
-like($out, qr/Hardware assisted breakpoint 1 at 0x[0-9a-f]+: file kernel\/main\.c/,
-     'hbreak kmain is placed, with kmain found in the symbols (kernel/main.c)')
+like($out, qr/Hardware assisted breakpoint 1 at 0x[0-9a-f]+: file kernel\/init\/main\.c/,
+     'hbreak kmain is placed, with kmain found in the symbols (kernel/init/main.c)')
 	or diag($out);
-like($out, qr/Breakpoint 1, kmain \(magic=\d+, info_phys=\d+\) at kernel\/main\.c:\d+/,
+like($out, qr/Breakpoint 1, kmain \(magic=\d+, info_phys=\d+\) at kernel\/init\/main\.c:\d+/,
      'continue stops in kmain, with its arguments')
 	or diag($out);
 my ($rip) = $out =~ /^rip=0x0*([0-9a-f]+)$/m;

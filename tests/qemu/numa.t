@@ -1,6 +1,6 @@
 #!/usr/bin/perl
 # SPDX-License-Identifier: MIT
-# tests/qemu/numa.t - NUMA (mm/numa.h, the SRAT in arch/x86_64/acpi/acpi.c, the
+# tests/qemu/numa.t - NUMA (mm/numa.h, the SRAT in arch/x86_64/acpi.c, the
 # per-node buddy allocator): on QEMU's two-node machine
 # (Tally::NUMA_TWO_NODES: CPUs 0-1 and 512 MiB on node 0, CPUs 2-3 and
 # 512 MiB on node 1) /proc/numa names both nodes with their CPUs and

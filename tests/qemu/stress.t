@@ -100,7 +100,7 @@ sub clean_afterwards {
 		timeout => 600 + 10 * $SECONDS);
 	is($t->prompt(60), '/', 'prompt with failpage=50') or BAIL_OUT('no prompt');
 	# The shell turns the injection on before its first prompt
-	# (kernel/boot_tasks.c): the message is out before the prompt.
+	# (kernel/init/boot_tasks.c): the message is out before the prompt.
 	like($t->before, qr/^fail_page: every 50th page allocation fails\r?$/m,
 		'failpage=50 is on before the first prompt');
 	is($t->cmd('cat /proc/fail_page_alloc'), '50', 'failpage=50 reads back');

@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "kernel/printk/console.h"
-#include "kernel/platform.h"
-#include "kernel/power.h"
+#include "kernel/base/platform.h"
+#include "kernel/base/power.h"
 #include "kernel/time/time.h"
 #include "tests/unit/host_console.h"
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/host_console.h - the console, time and power-off for host
- * programs (kernel/printk/console.h, kernel/time/time.h, kernel/power.h).
+ * programs (kernel/printk/console.h, kernel/time/time.h, kernel/base/power.h).
  *
  * Input: a test queues bytes with host_console_input(); console_getc()
  * returns them in order, then -1 (end of input: shell_run() returns).

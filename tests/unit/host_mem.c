@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/platform.h"
+#include "kernel/base/platform.h"
 
 #define HOST_MEM_ALIGN (4ul << 20)  /* a MAX_ORDER block */
 

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kernel/platform.h"
+#include "kernel/base/platform.h"
 #include "mm/init.h"
 
 #define HOST_MEM_BASE 0x1000000ull   /* 16 MiB: physical start of the region */

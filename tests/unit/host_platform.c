@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "kernel/platform.h"
+#include "kernel/base/platform.h"
 
 unsigned int nr_cpus = 1;
 uintptr_t direct_map_offset;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tests/unit/host_platform.h - kernel/platform.h for host programs. The
+ * tests/unit/host_platform.h - kernel/base/platform.h for host programs. The
  * host build puts it in front of every file it compiles (-include in the
- * Makefile's HOST_CFLAGS): kernel/platform.h itself names only the
+ * Makefile's HOST_CFLAGS): kernel/base/platform.h itself names only the
  * kernel's primitives.
  *
  * Each pthread is a "CPU": a test gives each thread a CPU number with

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * tests/unit/host_tasks.c - the calls of kernel/task_ops.h for host
+ * tests/unit/host_tasks.c - the calls of kernel/task/task_ops.h for host
  * programs (unit tests, fuzzers): the tasks are the test's own struct
  * task objects, registered in a small table.
  */
 #include "tests/unit/host_tasks.h"
 
-#include "kernel/platform.h"
-#include "kernel/task_ops.h"
+#include "kernel/base/platform.h"
+#include "kernel/task/task_ops.h"
 
 static struct task *tasks[HOST_MAX_TASKS];
 static bool killed[HOST_MAX_TASKS];

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tests/unit/host_tasks.h - kernel/task_ops.h for host programs: a table of
+ * tests/unit/host_tasks.h - kernel/task/task_ops.h for host programs: a table of
  * tasks the test registers, kills that are only recorded, and an OOM wait
  * that calls back into the test.
  */
@@ -9,7 +9,7 @@
 
 #include <stdbool.h>
 
-#include "kernel/task.h"
+#include "kernel/task/task.h"
 
 #define HOST_MAX_TASKS 256
 

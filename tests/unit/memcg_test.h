@@ -18,7 +18,7 @@
 
 #include "kernel/cgroup/cgroupfs.h"
 #include "kernel/fs/ctlfs.h"
-#include "kernel/task.h"
+#include "kernel/task/task.h"
 #include "mm/buddy.h"
 #include "mm/memcg/kmem_hooks.h"
 #include "mm/memcg/memcg_check.h"
@@ -153,8 +153,7 @@ static inline int64_t usage(struct res_counter *c)
 }
 
 /* owned_kmem - memcg's kmem usage less the kernel charge its CPU stocks
- * hold (docs/reliability.md, invariants): the bytes of the kernel pages it
- * owns. */
+ * hold: the bytes of the kernel pages it owns. */
 static inline int64_t owned_kmem(struct mem_cgroup *memcg)
 {
 	return usage(&memcg->kmem) -

@@ -2,8 +2,8 @@
 /*
  * tests/unit/test_keyboard_acpi.c - the pure logic of two hardware
  * drivers, compiled from the kernel's own files: the PS/2 scan-code
- * decoder (arch/x86_64/drivers/keyboard.c: keyboard_scancode) and the byte scan
- * for the DSDT's \_S5_ package (arch/x86_64/acpi/acpi_power.c:
+ * decoder (drivers/input/keyboard.c: keyboard_scancode) and the byte scan
+ * for the DSDT's \_S5_ package (arch/x86_64/acpi_power.c:
  * acpi_s5_sleep_type). Nothing here touches a port: only those two
  * functions are called.
  */
@@ -16,8 +16,8 @@
 
 /* The test compiles the two arch files themselves, to reach their static
  * parsers. */
-#include "arch/x86_64/acpi/acpi_power.c"  /* NOLINT(bugprone-suspicious-include) */
-#include "arch/x86_64/drivers/keyboard.c"  /* NOLINT(bugprone-suspicious-include) */
+#include "arch/x86_64/acpi_power.c"  /* NOLINT(bugprone-suspicious-include) */
+#include "drivers/input/keyboard.c"  /* NOLINT(bugprone-suspicious-include) */
 
 /* What the two files use and the host build does not have. */
 struct acpi_info acpi_info;

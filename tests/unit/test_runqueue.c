@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * tests/unit/test_runqueue.c - the scheduler's run-queue logic
- * (kernel/sched/runqueue.c) on the host: round robin inside a domain, equal
+ * (kernel/task/runqueue.c) on the host: round robin inside a domain, equal
  * shares between domains whatever their number of tasks, slices, wake-up
  * preemption, and the placement and balancing of tasks across CPUs.
  *
@@ -17,7 +17,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "kernel/sched/runqueue.h"
+#include "kernel/task/runqueue.h"
 
 #define SLICE 4
 #define MAX_TASKS 3000

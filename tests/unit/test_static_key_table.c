@@ -20,8 +20,8 @@
 
 #include <cmocka.h>
 
-#include "kernel/static_key.h"
-#include "kernel/static_key_table.h"
+#include "kernel/base/static_key.h"
+#include "kernel/base/static_key_table.h"
 #include "tests/unit/host_mem.h"
 
 #define NSITES 9

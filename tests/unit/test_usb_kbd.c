@@ -2,8 +2,8 @@
 /*
  * tests/unit/test_usb_kbd.c - the pure logic of the USB keyboard path,
  * compiled from the kernel's own files: HID boot reports to console bytes
- * with key repeat (arch/x86_64/drivers/usb/hid_kbd.c), and the index and
- * cycle-bit arithmetic of xHCI rings (arch/x86_64/drivers/usb/xhci_ring.c).
+ * with key repeat (drivers/usb/hid_kbd.c), and the index and
+ * cycle-bit arithmetic of xHCI rings (drivers/usb/xhci_ring.c).
  * No register is touched: the rings are arrays here, and the test plays
  * the controller.
  */
@@ -14,8 +14,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "arch/x86_64/drivers/usb/hid_kbd.c"  /* NOLINT(bugprone-suspicious-include) */
-#include "arch/x86_64/drivers/usb/xhci_ring.c"  /* NOLINT(bugprone-suspicious-include) */
+#include "drivers/usb/hid_kbd.c"  /* NOLINT(bugprone-suspicious-include) */
+#include "drivers/usb/xhci_ring.c"  /* NOLINT(bugprone-suspicious-include) */
 
 /* --- HID boot keyboard ----------------------------------------------------- */
 

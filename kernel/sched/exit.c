@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: MIT
+/*
+ * kernel/sched/exit.c - how tasks end: task_exit, the reaper, wait (see
+ * kernel/sched/exit.h).
+ *
+ *   task_exit()          the task frees its program's allocations and its
+ *                        user memory, leaves its domain, becomes a zombie
+ *   schedule_dead()      its last switch
+ *   reaper_take()        the next task on that CPU hands it to the reaper
+ *   reaper_main()        frees its kernel stack (uncharging the domain),
+ *                        wakes `wait`ers; reaps it if nobody will wait,
+ *                        and tells its starter (task->on_reap) if asked
+ *   task_wait()          `wait PID`: waits for all that, then reaps
+ */
+#include "kernel/sched/exit.h"
+
+#include <errno.h>
+
+#include "kernel/sched/fork.h"
+#include "kernel/base/platform.h"
+#include "kernel/sched/program.h"
+#include "kernel/sched/sched.h"
+#include "kernel/base/spinlock.h"
+#include "kernel/task/task.h"
+#include "kernel/task/task_ops.h"
+#include "kernel/sched/task_table.h"
+#include "kernel/sched/wait.h"
+#include "mm/buddy.h"
+#include "mm/memcg/memcontrol.h"
+
+/* Dead tasks whose stacks the reaper has yet to free. */
+static LIST_HEAD(dead_list);
+static spinlock_t dead_lock = SPINLOCK_INIT;  /* interrupts off */
+static DECLARE_WAIT_QUEUE_HEAD(reaper_wq);
+/* Woken when a dead task's stack has been freed: `wait`ers. */
+static DECLARE_WAIT_QUEUE_HEAD(task_exit_wq);
+
+_Noreturn void task_exit(void)
+{
+	struct task *self = current;
+
+	self->in_kernel++;
+	WRITE_ONCE(self->exiting, true);
+	if (self->prog_exit)
+		self->prog_exit(self);
+	mem_cgroup_exit_task(self);
+	schedule_dead();
+}
+
+void reaper_take(struct task *task)
+{
+	unsigned long flags = spin_lock_irqsave(&dead_lock);
+
+	list_add_tail(&task->dead_node, &dead_list);
+	spin_unlock_irqrestore(&dead_lock, flags);
+	wake_up(&reaper_wq);
+}
+
+/* free_stack - the dead task's kernel stack goes back (and its domain is
+ * uncharged: free_accounted_pages). */
+static void free_stack(struct task *task)
+{
+	struct page *stack = task->stack;
+
+	memcg_account_kernel_stack(stack, -1);
+	free_accounted_pages(stack, THREAD_ORDER);
+	WRITE_ONCE(task->stack, NULL);
+}
+
+static void reaper_main(struct task *self, const char *arg)
+{
+	for (;;) {
+		LIST_HEAD(dead);
+		struct task *task, *next;
+		unsigned long flags;
+
+		wait_event(&reaper_wq, !list_empty(&dead_list));
+		flags = spin_lock_irqsave(&dead_lock);
+		/* Take the whole list at once. */
+		dead.next = dead_list.next;
+		dead.prev = dead_list.prev;
+		dead.next->prev = &dead;
+		dead.prev->next = &dead;
+		INIT_LIST_HEAD(&dead_list);
+		spin_unlock_irqrestore(&dead_lock, flags);
+
+		list_for_each_entry_safe(task, next, &dead, dead_node) {
+			list_del(&task->dead_node);
+			free_stack(task);
+			self->work++;
+			if (READ_ONCE(task->autoreap)) {
+				task_release(task);
+				/* Tell whoever started it (the shell's job
+				 * table): it is gone, and how it ended. */
+				if (task->on_reap)
+					task->on_reap(task->on_reap_data,
+						      task->pid,
+						      READ_ONCE(task->killed));
+			}
+			task_put(task);  /* the task's own reference */
+		}
+		wake_up_all(&task_exit_wq);
+	}
+}
+
+static const struct program reaper_program = {
+	.name = "reaper",
+	.main = reaper_main,
+};
+
+void reaper_start(void)
+{
+	if (task_spawn_system(&reaper_program, "") < 0)
+		panic("reaper: cannot create the reaper task");
+}
+
+int task_wait(int pid)
+{
+	struct task *task = task_get(pid);
+
+	if (!task)
+		return -ESRCH;
+	if (task->flags & TASK_SYSTEM) {
+		task_put(task);
+		return -EPERM;
+	}
+	/* (A task that waits, and is killed meanwhile, gives up.) */
+	if (!wait_event_killable(&task_exit_wq,
+				 READ_ONCE(task->state) == TASK_ZOMBIE &&
+					 !READ_ONCE(task->stack))) {
+		task_put(task);
+		return -EINTR;
+	}
+	task_release(task);
+	task_put(task);
+	return 0;
+}

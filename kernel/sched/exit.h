@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kernel/sched/exit.h - how tasks end: exit, the reaper that frees what a dead
+ * task cannot free itself, and wait.
+ *
+ * A task cannot free the stack it is running on. So task_exit() frees
+ * what it holds (its program's allocations, its user memory), leaves its
+ * domain and becomes a zombie; its last switch hands it to the reaper
+ * (reaper_take, from the next task on that CPU), a system task that frees
+ * the stack. The zombie itself - the struct, with its PID and WORK - stays
+ * for `wait` to reap, unless nobody will wait for it: tasks made by fork,
+ * the shell's jobs (which the reaper reaps for the shell and reports to it,
+ * as SIGCHLD tells a Unix shell), and tasks killed by cgroup.kill or the
+ * OOM killer, are reaped by the reaper at once.
+ */
+#ifndef KERNEL_EXIT_H
+#define KERNEL_EXIT_H
+
+struct task;
+
+/* task_exit - the current task ends. Never returns. */
+_Noreturn void task_exit(void);
+
+/* reaper_take - task has switched away for the last time (called by the
+ * scheduler with interrupts off). */
+void reaper_take(struct task *task);
+
+/* reaper_start - create the reaper task (start_kernel_services). */
+void reaper_start(void);
+
+/*
+ * task_wait - wait until the task with this PID has exited and its stack
+ * is freed, and reap it. Returns 0, -ESRCH if there is no such task (or
+ * it has been reaped), -EPERM for a system task (they never exit),
+ * -EINTR if the waiting task is killed first.
+ */
+int task_wait(int pid);
+
+#endif

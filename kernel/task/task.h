@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kernel/task/task.h - a task: a thread of kernel execution running a built-in
+ * program, with its own 16 KiB kernel stack, in exactly one domain.
+ *
+ * Life of a task (kernel/sched/fork.c, kernel/sched/exit.c,
+ * kernel/sched/sched.c):
+ *
+ *   TASK_NEW       made by fork or `run`, not yet on a run queue
+ *   TASK_RUNNING   runnable: running on a CPU or waiting on its run queue
+ *   TASK_SLEEPING  on a wait queue (or in msleep) until woken - or killed
+ *   TASK_ZOMBIE    exited; its stack is freed by the reaper once the task
+ *                  has switched away for the last time, and the task
+ *                  itself when it is reaped (by `wait`, or at once by the
+ *                  reaper for tasks nobody will wait for)
+ *
+ * References (task->refcnt): the PID table holds one until the task is
+ * reaped, the task holds one on itself until the reaper has freed its
+ * stack, and task_get() takes one. The last task_put() frees the struct.
+ */
+#ifndef KERNEL_TASK_H
+#define KERNEL_TASK_H
+
+#include "kernel/base/list.h"
+#include "kernel/base/platform.h"
+#include "kernel/task/runqueue.h"
+
+#define THREAD_ORDER 2
+#define THREAD_SIZE (4096ul << THREAD_ORDER)  /* 16 KiB */
+
+/* task->flags */
+#define TASK_SYSTEM (1u << 0)  /* shell, idle, workers: never charged */
+#define TASK_IDLE   (1u << 1)  /* a CPU's idle task: on no run queue */
+
+enum task_state {
+	TASK_NEW,
+	TASK_RUNNING,
+	TASK_SLEEPING,
+	TASK_ZOMBIE,
+};
+
+#define TASK_COMM_MAX 16   /* program name, with its NUL */
+#define TASK_ARG_MAX 128   /* program argument, with its NUL */
+
+struct mem_cgroup;
+struct page;
+struct program;
+
+/*
+ * cpu_context - what arch/x86_64/switch.S saves of a task that is not
+ * running: its FPU/SSE registers (fxsave needs 512 bytes, 16-byte
+ * aligned) and its stack pointer; the other registers are on the stack.
+ */
+struct cpu_context {
+	uint8_t fxsave[512] __attribute__((aligned(16)));
+	uint64_t rsp;
+};
+
+struct task {
+	struct cpu_context ctx;       /* first: keeps it 16-byte aligned */
+	int pid;
+	unsigned int flags;
+	struct mem_cgroup *memcg;     /* the domain this task is in */
+	struct list_head memcg_node;  /* on memcg->tasks */
+	/* User memory (mm/memcg/user_memory.c), under user_memory_lock; set
+	 * up by mem_cgroup_attach_task / mem_cgroup_fork_task. */
+	struct list_head user_rss;    /* its rss pages, linked by page->lru */
+	struct list_head user_cache;  /* its cache pages (reclaimable) */
+	struct list_head user_node;   /* on user_memory_tasks if it has any */
+	unsigned long user_pages;     /* rss + cache pages it holds */
+
+	/* The program (kernel/sched/program.h). */
+	const struct program *prog;
+	char comm[TASK_COMM_MAX];     /* its name, for ps */
+	char arg[TASK_ARG_MAX];       /* a copy of its argument */
+	volatile uint64_t work;       /* its progress: ps's WORK */
+	void *prog_data;              /* the program's own, freed by ... */
+	void (*prog_exit)(struct task *self);  /* ... this, at exit */
+
+	/* Life and death (kernel/sched/task_table.c, fork.c, exit.c). */
+	int refcnt;                   /* atomic */
+	volatile int state;           /* enum task_state */
+	volatile bool killed;         /* task_kill(): exit at the next chance */
+	volatile bool exiting;        /* in task_exit(), or past it */
+	bool autoreap;                /* nobody waits: the reaper reaps it */
+	/* Called by the reaper once it has reaped an autoreap task, if set
+	 * (a job's end, for the shell: kernel/sched/fork.h task_spawn_job). */
+	void (*on_reap)(void *data, int pid, bool killed);
+	void *on_reap_data;
+	bool reaped;                  /* out of the PID table */
+	uint64_t birth;               /* order of creation: a count that
+				       * never wraps (the OOM tie-break) */
+	int in_kernel;                /* > 0: in a kernel service (a kill
+				       * waits until it returns) */
+	struct page *stack;           /* its kernel stack, THREAD_SIZE */
+	struct list_head pid_node;    /* in the PID table's hash chain */
+	struct list_head all_node;    /* on the list of all tasks, for ps */
+	struct list_head dead_node;   /* on the reaper's list, once dead */
+
+	/* The scheduler (kernel/sched/sched.c), under the run queue's lock. */
+	struct rq_entity se;
+	unsigned int cpu;             /* its run queue (or last one) */
+	bool on_rq;                   /* runnable: queued or running */
+	int saved_preempt_count;      /* the CPU's count while switched out */
+	uint64_t runtime;             /* TSC cycles it has run */
+
+	/* Set: kernel allocations of this task are charged to this domain
+	 * instead of its own (set_active_memcg, mm/memcg/kmem_hooks.h). Last,
+	 * so that the fields above keep their offsets. */
+	struct mem_cgroup *active_memcg;
+};
+
+#endif
