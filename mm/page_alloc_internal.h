@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mm/page_alloc_internal.h - what the files of the page allocator share
+ * (mm/buddy.c, mm/page_alloc.c, mm/page_alloc_charged.c, mm/free_check.c):
+ * the hot inlines of an allocation and a free, and the out-of-line calls
+ * they make. Not for the rest of the kernel: mm/buddy.h is the interface.
+ */
+#ifndef MM_PAGE_ALLOC_INTERNAL_H
+#define MM_PAGE_ALLOC_INTERNAL_H
+
+#include <string.h>
+
+#include "kernel/trace/trace_events.h"
+#include "mm/buddy.h"
+#include "mm/debug_free.h"
+#include "mm/fail_page.h"
+#include "mm/memcg/kmem_hooks.h"
+#include "mm/pcp.h"
+#include "mm/watermark.h"
+
+/* mm/buddy.c */
+struct page *rmqueue_buddy(unsigned int order);
+void free_to_buddy(struct page *page, unsigned int order);
+void poison_pages(struct page *page, unsigned int order);
+void check_poison(struct page *page, unsigned int order);
+/* mm/page_alloc.c */
+void fill_new_poisoned(struct page *page, unsigned int order, gfp_t gfp);
+struct page *alloc_pages_slowpath(gfp_t gfp, unsigned int order);
+/* mm/free_check.c */
+_Noreturn void bad_free(const char *who, struct page *page,
+			unsigned int order);
+
+/* rmqueue's test of the order is inline: the order-0 case goes straight
+ * to the per-CPU list, without the larger blocks' stack frame (it cost
+ * every page 18 instructions of saving and restoring registers). */
+static inline struct page *rmqueue(unsigned int order)
+{
+	if (order == 0)
+		return pcp_alloc_page();
+	return rmqueue_buddy(order);
+}
+
+/* prep_new_page - mark a block allocated, and fill it as gfp asks. (The
+ * poisoning case is out of line: it keeps gfp live across a call, which
+ * costs the common case a saved register.) */
+static inline void prep_new_page(struct page *page, unsigned int order,
+				 gfp_t gfp)
+{
+	page->flags = PG_head;
+	page->order = order;
+	if (unlikely(page_poisoning))
+		fill_new_poisoned(page, order, gfp);
+	else if (gfp & __GFP_ZERO)
+		memset(page_address(page), 0, PAGE_SIZE << order);
+}
+
+/*
+ * __alloc_pages - the allocator itself, accounting aside: take the pages
+ * - none if fault injection fails this allocation (mm/fail_page.c) or
+ * only the system tasks' reserve is left (mm/watermark.c) - and prepare
+ * them.
+ */
+static __attribute__((always_inline)) inline struct page *
+__alloc_pages(gfp_t gfp, unsigned int order)
+{
+	struct page *page = NULL;
+
+	if (likely(!should_fail_alloc_page(gfp, order) &&
+		   zone_watermark_ok(gfp, order))) {
+		page = rmqueue(order);
+		if (unlikely(!page))
+			page = alloc_pages_slowpath(gfp, order);
+	}
+	if (likely(page))
+		prep_new_page(page, order, gfp);
+	return page;
+}
+
+/*
+ * The checks of a free: panic (bad_free) unless page is the first page of
+ * an allocated block of this order. Of the flags below, an allocated
+ * block's first page has PG_head, and PG_kmemcg if it is charged (only
+ * free_accounted_pages may free that). (PG_user, user memory, is not
+ * checked: its charge is given back by mm/ before the pages are freed.)
+ */
+#define PAGE_FLAGS_CHECK (PG_reserved | PG_buddy | PG_pcp | PG_slab | \
+			  PG_head | PG_kmemcg)
+
+/* page_is_descriptor - does page point at a page descriptor? The first
+ * test of a free, before any field of it is read. */
+static inline bool page_is_descriptor(const struct page *page)
+{
+	uintptr_t offset = (uintptr_t)page - (uintptr_t)mem_map;
+
+	return likely(offset < max_pfn * sizeof(struct page) &&
+		      offset % sizeof(struct page) == 0);
+}
+
+/* free_page_is_descriptor - panic unless it does. */
+static inline void free_page_is_descriptor(const char *who, struct page *page,
+					   unsigned int order)
+{
+	if (!page_is_descriptor(page))
+		bad_free(who, page, order);  /* not a page descriptor */
+}
+
+/* free_page_flags_bad - the rest, once the descriptor is known good:
+ * panic unless, of the flags under mask, exactly PG_head is set (and
+ * PG_kmemcg, if mask leaves it out because the caller has tested it
+ * already), and the block has this order. free_page_flags_check: that,
+ * and the debug checks if they are on. */
+static inline void free_page_flags_bad(const char *who, struct page *page,
+				       unsigned int order, uint32_t mask)
+{
+	if (unlikely((page->flags & mask) != PG_head || page->order != order))
+		bad_free(who, page, order);
+}
+
+static inline void free_page_flags_check(const char *who, struct page *page,
+					 unsigned int order, uint32_t mask)
+{
+	free_page_flags_bad(who, page, order, mask);
+	/* More checks, when /proc/sys/debug_check_on_free is 1. */
+	if (debug_check_on_free())
+		debug_check_free_block(who, page, order);
+}
+
+/* free_prepare - reset a block's first page to a free page's state
+ * (free_reset: the one place PG_kmemcg and page->memcg are cleared), and
+ * poison its memory if asked (free_poison). */
+static inline void free_poison(struct page *page, unsigned int order)
+{
+	if (unlikely(page_poisoning))
+		poison_pages(page, order);
+}
+
+static inline void free_reset(struct page *page)
+{
+	page->flags = 0;
+	page->order = 0;
+	page->memcg = NULL;
+}
+
+static inline void free_prepare(struct page *page, unsigned int order)
+{
+	free_reset(page);
+	free_poison(page, order);
+}
+
+/* __free_pages - free a checked block: to this CPU's list if order 0,
+ * else to the free lists (free_to_buddy). Inline, so that an order-0
+ * free reaches the list without the zone path's stack frame. */
+static inline void __free_pages(struct page *page, unsigned int order)
+{
+	free_prepare(page, order);
+	if (order == 0)
+		pcp_free_page(page);
+	else
+		free_to_buddy(page, order);
+}
+
+#endif
