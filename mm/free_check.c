@@ -41,6 +41,9 @@ _Noreturn void bad_free(const char *who, struct page *page,
 		panic("%s: pfn 0x%lx: page is charged to a domain (PG_kmemcg); "
 		      "free it with free_accounted_pages", who,
 		      (unsigned long)pfn);
+	if ((page->flags & PG_kmemcg) && !page->memcg)
+		panic("%s: pfn 0x%lx: page has PG_kmemcg but no domain", who,
+		      (unsigned long)pfn);
 	if ((page->flags & PG_head) && page->order != order)
 		panic("%s: pfn 0x%lx: wrong order %u (the block was "
 		      "allocated with order %u)", who, (unsigned long)pfn,

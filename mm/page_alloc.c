@@ -1,18 +1,26 @@
 // SPDX-License-Identifier: MIT
 /*
  * mm/page_alloc.c - the page allocator's front (Linux: mm/page_alloc.c):
- * what an allocation does when no block is free, and free_pages().
+ * alloc_pages(), free_pages(), free_accounted_pages(), and what an
+ * allocation does when no block is free.
+ *
+ * alloc_pages() is also where kernel-memory accounting starts, and
+ * free_accounted_pages() where it ends: a page a domain pays for is
+ * handed to mm/page_alloc_charged.c; the call tree from there to the
+ * counters is drawn once, in mm/memcg/memcg_charge.c.
  */
 #include "mm/page_alloc_internal.h"
 
-/* fill_new_poisoned - with poisoning on: check that the free block was
- * not written to, then fill it with zeroes or the allocation pattern. */
-__attribute__((noinline, cold)) void
-fill_new_poisoned(struct page *page, unsigned int order, gfp_t gfp)
+__attribute__((noinline)) struct page *
+fill_new_page_slow(struct page *page, unsigned int order, gfp_t gfp)
 {
-	check_poison(page, order);
-	memset(page_address(page),
-	       (gfp & __GFP_ZERO) ? 0 : PAGE_POISON_ALLOC, PAGE_SIZE << order);
+	if (page_poisoning)
+		check_poison(page, order);
+	if (page_poisoning || (gfp & __GFP_ZERO))
+		memset(page_address(page),
+		       (gfp & __GFP_ZERO) ? 0 : PAGE_POISON_ALLOC,
+		       PAGE_SIZE << order);
+	return page;
 }
 
 /* Failures are logged, the first few of them: an out-of-memory storm (a
@@ -64,5 +72,58 @@ void free_pages(struct page *page, unsigned int order)
 		return;
 	free_page_is_descriptor("free_pages", page, order);
 	free_page_flags_check("free_pages", page, order, PAGE_FLAGS_CHECK);
+	__free_pages(page, order);
+}
+
+__attribute__((noinline)) struct page *
+alloc_pages_uncharged(gfp_t gfp, unsigned int order)
+{
+	struct page *page = __alloc_pages(gfp, order);
+
+	/* mm_page_alloc; and, for an allocation that asked to be charged
+	 * while the kmem key is on, memcg_kmem_domain (pays=nobody): one
+	 * site for both. */
+	trace_mm_page_alloc_unaccounted(page, order, gfp);
+	return page;
+}
+
+struct page *alloc_pages(gfp_t gfp, unsigned int order)
+{
+	if (unlikely(order > MAX_ORDER))
+		return NULL;
+	/* A 5-byte NOP until the first kmem limit is set
+	 * (docs/interface.md); then an allocation that asks to be charged
+	 * goes to its payer, unless that is the root (the common case). */
+	if (memcg_kmem_enabled() && (gfp & __GFP_KMEMCG)) {
+		struct mem_cgroup *memcg = memcg_kmem_payer(current);
+
+		if (memcg == root_mem_cgroup)
+			return alloc_pages_uncharged(gfp, order);
+		if (order == 0)
+			return alloc_page_charged(gfp, memcg);
+		return alloc_pages_charged(gfp, order, memcg);
+	}
+	return alloc_pages_uncharged(gfp, order);
+}
+
+void free_accounted_pages(struct page *page, unsigned int order)
+{
+	if (!page)
+		return;
+	free_page_is_descriptor("free_accounted_pages", page, order);
+	/* A charged page fails the uncharged page's test of its flags
+	 * (PG_kmemcg is one of them): an uncharged one, the common case,
+	 * pays no test more than free_pages does. */
+	if (unlikely(free_page_flags_bad(page, order, PAGE_FLAGS_CHECK))) {
+		if (!(page->flags & PG_kmemcg))
+			bad_free("free_accounted_pages", page, order);
+		if (order == 0)
+			free_charged_page(page);
+		else
+			free_charged_pages(page, order);
+		return;
+	}
+	if (debug_check_on_free())
+		debug_check_free_block("free_accounted_pages", page, order);
 	__free_pages(page, order);
 }

@@ -24,8 +24,18 @@ void free_to_buddy(struct page *page, unsigned int order);
 void poison_pages(struct page *page, unsigned int order);
 void check_poison(struct page *page, unsigned int order);
 /* mm/page_alloc.c */
-void fill_new_poisoned(struct page *page, unsigned int order, gfp_t gfp);
+struct page *fill_new_page_slow(struct page *page, unsigned int order,
+				gfp_t gfp);
 struct page *alloc_pages_slowpath(gfp_t gfp, unsigned int order);
+/* alloc_pages_uncharged - an allocation nobody pays for. */
+__attribute__((noinline)) struct page *
+alloc_pages_uncharged(gfp_t gfp, unsigned int order);
+/* mm/page_alloc_charged.c */
+struct page *alloc_pages_charged(gfp_t gfp, unsigned int order,
+				 struct mem_cgroup *memcg);
+struct page *alloc_page_charged(gfp_t gfp, struct mem_cgroup *memcg);
+void free_charged_pages(struct page *page, unsigned int order);
+void free_charged_page(struct page *page);
 /* mm/free_check.c */
 _Noreturn void bad_free(const char *who, struct page *page,
 			unsigned int order);
@@ -40,18 +50,24 @@ static inline struct page *rmqueue(unsigned int order)
 	return rmqueue_buddy(order);
 }
 
-/* prep_new_page - mark a block allocated, and fill it as gfp asks. (The
- * poisoning case is out of line: it keeps gfp live across a call, which
- * costs the common case a saved register.) */
-static inline void prep_new_page(struct page *page, unsigned int order,
-				 gfp_t gfp)
+/* prep_new_page - mark a block allocated: its first page's PG_head and
+ * order. */
+static inline void prep_new_page(struct page *page, unsigned int order)
 {
 	page->flags = PG_head;
 	page->order = order;
-	if (unlikely(page_poisoning))
-		fill_new_poisoned(page, order, gfp);
-	else if (gfp & __GFP_ZERO)
-		memset(page_address(page), 0, PAGE_SIZE << order);
+}
+
+/* fill_new_page - fill a new block's memory as gfp asks (zeroes), or,
+ * with poisoning on, check that nothing wrote to it while it was free and
+ * fill it with the allocation pattern; both out of line
+ * (fill_new_page_slow). Returns page, so that a caller may end with it. */
+static inline struct page *fill_new_page(struct page *page,
+					 unsigned int order, gfp_t gfp)
+{
+	if (unlikely(page_poisoning || (gfp & __GFP_ZERO)))
+		return fill_new_page_slow(page, order, gfp);
+	return page;
 }
 
 /*
@@ -71,9 +87,10 @@ __alloc_pages(gfp_t gfp, unsigned int order)
 		if (unlikely(!page))
 			page = alloc_pages_slowpath(gfp, order);
 	}
-	if (likely(page))
-		prep_new_page(page, order, gfp);
-	return page;
+	if (unlikely(!page))
+		return NULL;
+	prep_new_page(page, order);
+	return fill_new_page(page, order, gfp);
 }
 
 /*
@@ -104,25 +121,37 @@ static inline void free_page_is_descriptor(const char *who, struct page *page,
 		bad_free(who, page, order);  /* not a page descriptor */
 }
 
-/* free_page_flags_bad - the rest, once the descriptor is known good:
- * panic unless, of the flags under mask, exactly PG_head is set (and
- * PG_kmemcg, if mask leaves it out because the caller has tested it
- * already), and the block has this order. free_page_flags_check: that,
- * and the debug checks if they are on. */
-static inline void free_page_flags_bad(const char *who, struct page *page,
+/* free_page_flags_bad - once the descriptor is known good: is the block
+ * not one to free? True unless, of the flags under mask, exactly PG_head
+ * is set, and the block has this order. */
+static inline bool free_page_flags_bad(const struct page *page,
 				       unsigned int order, uint32_t mask)
 {
-	if (unlikely((page->flags & mask) != PG_head || page->order != order))
-		bad_free(who, page, order);
+	return unlikely((page->flags & mask) != PG_head ||
+			page->order != order);
 }
 
+/* free_page_flags_check - panic if the flags are bad, then the debug
+ * checks if they are on (/proc/sys/debug_check_on_free). */
 static inline void free_page_flags_check(const char *who, struct page *page,
 					 unsigned int order, uint32_t mask)
 {
-	free_page_flags_bad(who, page, order, mask);
-	/* More checks, when /proc/sys/debug_check_on_free is 1. */
+	if (free_page_flags_bad(page, order, mask))
+		bad_free(who, page, order);
 	if (debug_check_on_free())
 		debug_check_free_block(who, page, order);
+}
+
+/* free_charged_check - the checks of a charged free: the flags but
+ * PG_kmemcg, and a domain to give the charge back to; then the debug
+ * checks. */
+static inline void free_charged_check(struct page *page, unsigned int order)
+{
+	if (free_page_flags_bad(page, order, PAGE_FLAGS_CHECK & ~PG_kmemcg) ||
+	    unlikely(!page->memcg))
+		bad_free("free_accounted_pages", page, order);
+	if (debug_check_on_free())
+		debug_check_free_block("free_accounted_pages", page, order);
 }
 
 /* free_prepare - reset a block's first page to a free page's state

@@ -60,6 +60,18 @@ static inline struct page *__pcp_alloc_page(void)
 	return pcp_take_first(pcp);
 }
 
+/* __pcp_try_alloc_page - the hottest page of this CPU's list, or NULL if
+ * the list is empty (not refilled: for a caller whose slow path will).
+ * Interrupts off. */
+static inline struct page *__pcp_try_alloc_page(void)
+{
+	struct per_cpu_pages *pcp = &pcp_lists[smp_processor_id()];
+
+	if (unlikely(list_empty(&pcp->list)))
+		return NULL;
+	return pcp_take_first(pcp);
+}
+
 /* pcp_alloc_page - a free page from this CPU's list, refilling the list
  * from the buddy allocator if it is empty; NULL if both are empty. The
  * page's flags are left to the caller. Any context. Inline, the common
@@ -86,6 +98,23 @@ static inline void __pcp_free_page(struct page *page)
 	list_add(&page->lru, &pcp->list);
 	if (unlikely(++pcp->count >= pcp->high))
 		pcp_drain_batch(pcp);
+}
+
+/* __pcp_try_free_page - __pcp_free_page's common case: put the page on
+ * this CPU's list and return true, unless it is of another node or the
+ * list is full (then false, and nothing is done: pcp_free_page will).
+ * Interrupts off. */
+static inline bool __pcp_try_free_page(struct page *page)
+{
+	struct per_cpu_pages *pcp = &pcp_lists[smp_processor_id()];
+
+	if (unlikely(page->node != numa_node_id() ||
+		     pcp->count + 1 >= pcp->high))
+		return false;
+	page->flags = PG_pcp;
+	list_add(&page->lru, &pcp->list);
+	pcp->count++;
+	return true;
 }
 
 /* pcp_free_page - put a free page (flags already cleared) on this CPU's

@@ -126,8 +126,8 @@ static struct kmem_cache *memcg_create_cache(struct mem_cgroup *memcg,
 struct kmem_cache *__memcg_kmem_get_cache(struct kmem_cache *root,
 					  gfp_t gfp, struct mem_cgroup **ref)
 {
-	/* Who pays is decided as for pages (mm/memcg/kmem_hooks.c). */
-	struct mem_cgroup *memcg = memcg_kmem_current_domain(gfp);
+	/* Who pays is decided as for pages (mm/memcg/kmem_hooks.h). */
+	struct mem_cgroup *memcg = memcg_kmem_get_payer(gfp, 1);
 	struct kmem_cache *child;
 
 	if (!memcg)

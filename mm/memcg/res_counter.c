@@ -118,19 +118,13 @@ void res_counter_charge_two_refused(struct res_counter *first,
 
 	/* The levels charged before the refusal (the common case traces
 	 * them all at once, when both chains took the charge), then the
-	 * refusal: quiet, as charge_tree's - traced, not counted. */
+	 * refusal: quiet, as charge_tree's - traced, not counted. The
+	 * charges were given back by __res_counter_try_charge_two. */
 	for (c = first; c && c != refused; c = c->parent)
 		trace_res_counter_charge(c, val, 0);
 	for (c = second; in_second && c != refused; c = c->parent)
 		trace_res_counter_charge(c, val, 0);
 	trace_res_counter_charge(refused, val, -EAGAIN);
-	/* Which chain refused: all of first was charged if second's did. */
-	if (in_second) {
-		res_counter_uncharge_until(second, refused, val);
-		res_counter_uncharge(first, val);
-		return;
-	}
-	res_counter_uncharge_until(first, refused, val);
 }
 
 void res_counter_uncharge_two_underflow(struct res_counter *first,
