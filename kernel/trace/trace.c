@@ -128,12 +128,6 @@ void trace_init(void)
 	trace_fs_init();
 }
 
-/* On while any event is on: the charge path then runs its traced twin
- * (mm/buddy.c: alloc_pages, free_accounted_pages), the copy with the
- * events' sites in it; the plain one has none. Not an event's key (those
- * are trace_EVENT_key). */
-DEFINE_STATIC_KEY_FALSE(tracepoints_on_key);
-
 int trace_event_enable(enum trace_event_id id, bool on)
 {
 	uint64_t bit = 1ull << id;
@@ -145,10 +139,8 @@ int trace_event_enable(enum trace_event_id id, bool on)
 			return -ENOMEM;
 		trace_events_on |= bit;
 		static_key_slow_inc(trace_events[id].key);
-		static_key_slow_inc(&tracepoints_on_key);
 	} else {
 		trace_events_on &= ~bit;
-		static_key_slow_dec(&tracepoints_on_key);
 		static_key_slow_dec(trace_events[id].key);
 	}
 	return 0;

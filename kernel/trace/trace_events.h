@@ -67,11 +67,6 @@ enum trace_event_id { TRACE_EVENT_LIST(TRACE_EVENT_ID) NR_TRACE_EVENTS };
 TRACE_EVENT_LIST(TRACE_EVENT_KEY)
 #undef TRACE_EVENT_KEY
 
-/* tracepoints_on_key - on while any event is: a path compiled twice, with
- * and without its sites (the charge path, mm/buddy.c), runs the traced
- * twin then, and the plain one, which passes no site at all, else. */
-extern struct static_key tracepoints_on_key;
-
 /*
  * The call, when the event is on: not a C call but `call __fn_thunk` from
  * inline assembly, with the arguments in the registers of the C calling
