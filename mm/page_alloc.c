@@ -115,7 +115,8 @@ void free_accounted_pages(struct page *page, unsigned int order)
 	 * (PG_kmemcg is one of them): an uncharged one, the common case,
 	 * pays no test more than free_pages does. */
 	if (unlikely(free_page_flags_bad(page, order, PAGE_FLAGS_CHECK))) {
-		if (!(page->flags & PG_kmemcg))
+		/* Read again: the common case keeps nothing for it. */
+		if (!(READ_ONCE(page->flags) & PG_kmemcg))
 			bad_free("free_accounted_pages", page, order);
 		if (order == 0)
 			free_charged_page(page);

@@ -27,7 +27,7 @@
 
 /*
  * alloc_pages_with_charge - the pages for a charge this CPU tried to make
- * on its own (charge.memcg NULL: it could not): the counters charged if
+ * on its own (KMEM_CHARGE_NOBODY: it could not): the counters charged if
  * need be, the pages taken from the buddy allocator, and the charge
  * committed to them - or given back if none came.
  */
@@ -37,7 +37,7 @@ alloc_pages_with_charge(gfp_t gfp, unsigned int order,
 {
 	struct page *page;
 
-	if (!charge.memcg) {
+	if (charge.from == KMEM_CHARGE_NOBODY) {
 		charge = memcg_kmem_charge(gfp, order);
 		if (charge.from == KMEM_CHARGE_REFUSED)
 			return NULL;  /* the domain is at its limit */
@@ -87,8 +87,8 @@ struct page *alloc_page_charged(gfp_t gfp, struct mem_cgroup *memcg)
 	 * empty - is __alloc_pages' (alloc_pages_with_charge). */
 	flags = local_irq_save();
 	charge = __memcg_kmem_charge_local(memcg, 0, gfp);
-	if (likely(charge.memcg) && likely(!fail_page_on() &&
-					   zone_watermark_plenty()))
+	if (likely(charge.from != KMEM_CHARGE_NOBODY) &&
+	    likely(!fail_page_on() && zone_watermark_plenty()))
 		page = __pcp_try_alloc_page();
 	local_irq_restore(flags);
 	if (unlikely(!page))

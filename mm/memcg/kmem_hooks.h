@@ -130,8 +130,9 @@ struct kmem_charge {
  * are lock-free), with the references the pages will hold. On a miss the
  * domain is read again, in the section, before it is dereferenced.
  *
- * Returns the receipt; its memcg is NULL if the charge is left to
- * memcg_kmem_charge (a batch for the stock, a refusal, or nobody pays).
+ * Returns the receipt; KMEM_CHARGE_NOBODY (memcg NULL) if the charge is
+ * left to memcg_kmem_charge (a batch for the stock, a refusal, or nobody
+ * pays).
  */
 static __attribute__((always_inline)) inline struct kmem_charge
 __memcg_kmem_charge_local(struct mem_cgroup *memcg, unsigned int order,
