@@ -142,7 +142,8 @@ static void print_mm_page_alloc(const struct trace_entry *e, char *buf,
 
 /* --- memcg:memcg_kmem_domain ------------------------------------------------ */
 
-/* Why nobody pays (memcg_kmem_current_domain's reasons, in its order). */
+/* Why nobody pays (the reasons of memcg_kmem_bypass and memcg_kmem_payer,
+ * mm/memcg/kmem_hooks.h, in their order). */
 enum { PAYS, NOFAIL, INTERRUPT, NO_TASK, SYSTEM_TASK, ROOT, NOT_ACCOUNTED };
 static const char *const why_not[] = {
 	[PAYS] = "", [NOFAIL] = "nofail", [INTERRUPT] = "interrupt",

@@ -235,8 +235,8 @@ TRACEPOINT(memcg_kmem_commit, trace_memcg_kmem_commit,
  * records each event of the site that is on, in the order the path
  * meets them.
  *
- * trace_mm_page_alloc_unaccounted - alloc_pages_raw returns: nobody pays
- * for the page. mm_page_alloc; and memcg_kmem_domain (pays=nobody, and
+ * trace_mm_page_alloc_unaccounted - alloc_pages_uncharged returns:
+ * nobody pays for the page. mm_page_alloc; and memcg_kmem_domain (pays=nobody, and
  * why) if the allocation asked to be accounted while the kmem key is on
  * - the root's allocations, which alloc_pages sends here.
  */
@@ -245,7 +245,7 @@ TRACEPOINT_SHARED(trace_mm_page_alloc_unaccounted,
 		  (struct page *page, unsigned int order, gfp_t gfp),
 		  (page, order, gfp))
 
-/* trace_memcg_kmem_stock_alloc - alloc_pages_accounted returns a page
+/* trace_memcg_kmem_stock_alloc - a charged allocation returns a page
  * whose charge this CPU's stock served: memcg_kmem_domain,
  * memcg_stock_consume (hit), memcg_kmem_commit, mm_page_alloc. */
 TRACEPOINT_SHARED(trace_memcg_kmem_stock_alloc,
@@ -262,7 +262,7 @@ TRACEPOINT_SHARED(trace_memcg_kmem_stock_free,
 		  (struct page *page, struct mem_cgroup *memcg, int order),
 		  (page, memcg, order))
 
-/* trace_memcg_kmem_stock_miss - memcg_kmem_new_page: this CPU's stock
+/* trace_memcg_kmem_stock_miss - __memcg_kmem_charge_local: this CPU's stock
  * did not hold the charge (the counters are charged next):
  * memcg_kmem_domain, memcg_stock_consume (miss). */
 TRACEPOINT_SHARED(trace_memcg_kmem_stock_miss,
@@ -271,7 +271,7 @@ TRACEPOINT_SHARED(trace_memcg_kmem_stock_miss,
 		   struct memcg_stock_pcp *stock),
 		  (gfp, order, memcg, stock))
 
-/* trace_memcg_kmem_charged_alloc - alloc_pages_accounted returns the page
+/* trace_memcg_kmem_charged_alloc - a charged allocation returns the page
  * of a charge the stock did not serve (handle: the domain charged, or
  * NULL for nobody): memcg_kmem_commit, mm_page_alloc. */
 TRACEPOINT_SHARED(trace_memcg_kmem_charged_alloc,

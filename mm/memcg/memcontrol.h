@@ -421,17 +421,6 @@ int memcg_charge_kmem(struct mem_cgroup *memcg, gfp_t gfp,
 int memcg_charge_kmem_counters(struct mem_cgroup *memcg, gfp_t gfp,
 			       unsigned int nr_pages);
 
-/*
- * charge_kmem_pages_refused - a counter refused an exact charge of both
- * (__res_counter_try_charge_two, made with the nr_pages references taken
- * and interrupts back on): the counters charged before it are given
- * back, and the charge made again the long way - draining, reclaim, a
- * refusal counted in failcnt. Returns 0 if it is charged in the end; else
- * the references are dropped and -ENOMEM returned.
- */
-int charge_kmem_pages_refused(struct mem_cgroup *memcg, gfp_t gfp,
-			      int64_t bytes, struct res_counter *refused);
-
 /* memcg_uncharge_kmem - give back a kernel allocation of nr_pages, with
  * its references: to this CPU's stock if it caches memcg and has room,
  * else to the counters (memcg_uncharge_kmem_counters: kmem, res, then the
