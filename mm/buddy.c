@@ -68,7 +68,7 @@ static inline void del_page_from_free_list(struct zone *zone,
 					   struct page *page,
 					   unsigned int order)
 {
-	list_del(&page->lru);
+	list_del_init(&page->lru);
 	page->flags = 0;
 	page->order = 0;
 	zone->free_area[order].nr_free--;

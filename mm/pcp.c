@@ -111,7 +111,7 @@ static void free_pcppages_bulk(int count, struct per_cpu_pages *pcp)
 			flags = spin_lock_irqsave(&zone->lock);
 			locked = zone;
 		}
-		list_del(&page->lru);
+		list_del_init(&page->lru);
 		pcp->count--;
 		page->flags = 0;
 		__free_one_page(page, page_to_pfn(page), 0);

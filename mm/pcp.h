@@ -44,7 +44,7 @@ static inline struct page *pcp_take_first(struct per_cpu_pages *pcp)
 {
 	struct page *page = list_first_entry(&pcp->list, struct page, lru);
 
-	list_del(&page->lru);
+	list_del_init(&page->lru);
 	pcp->count--;
 	return page;
 }

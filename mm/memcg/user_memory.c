@@ -120,7 +120,7 @@ static void take_page(struct task *task, struct page *page, bool cache,
 {
 	struct mem_cgroup *memcg = page->memcg;
 
-	list_del(&page->lru);
+	list_del_init(&page->lru);
 	list_add(&page->lru, doomed);
 	task->user_pages--;
 	stat_add(memcg, cache, -1);
@@ -133,7 +133,7 @@ static void free_doomed(struct list_head *doomed)
 	struct page *page, *next;
 
 	list_for_each_entry_safe(page, next, doomed, lru) {
-		list_del(&page->lru);
+		list_del_init(&page->lru);
 		page->memcg = NULL;
 		page->flags &= ~PG_user;
 		free_pages(page, 0);
@@ -153,7 +153,7 @@ void user_memory_task_exit(struct task *task)
 	list_for_each_entry_safe(page, next, &task->user_cache, lru)
 		take_page(task, page, true, &doomed);
 	if (!list_empty(&task->user_node))
-		list_del(&task->user_node);
+		list_del_init(&task->user_node);
 	spin_unlock(&user_memory_lock);
 	free_doomed(&doomed);
 }
