@@ -103,7 +103,8 @@ static bool site_on(const struct jump_entry *e, const struct static_key *key,
 static bool site_holds(const struct jump_entry *e,
 		       const uint8_t insn[JUMP_LABEL_INSN_SIZE])
 {
-	const volatile uint8_t *code = (const volatile uint8_t *)jump_entry_code(e);
+	const volatile uint8_t *code =
+		(const volatile uint8_t *)jump_entry_code(e);
 
 	for (int i = 0; i < JUMP_LABEL_INSN_SIZE; i++)
 		if (code[i] != insn[i])
@@ -236,9 +237,9 @@ void static_key_init_table(struct jump_entry *start, struct jump_entry *stop)
 size_t static_keys_show(char *buf, size_t size)
 {
 	unsigned long flags = static_key_lock_take();
-	size_t len = static_keys_format(__start_static_keys,
-					__stop_static_keys - __start_static_keys,
-					buf, size);
+	size_t nkeys = (size_t)(__stop_static_keys - __start_static_keys);
+	size_t len = static_keys_format(__start_static_keys, nkeys, buf,
+					size);
 
 	static_key_lock_give(flags);
 	return len;

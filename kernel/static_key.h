@@ -90,9 +90,8 @@ static inline bool static_key_any_on(struct static_key *const *keys,
  * to four keys: the NOP while all of them are off, the jump while any is
  * on. Each key lists the site among its own (/proc/static_keys), and a
  * key switched off leaves the site a jump while another key of it is
- * still on (jump_label_update). For a path so hot that one NOP per key
- * would show in its instruction count: the tracepoints of the stock hit
- * share one site (kernel/trace/trace_events.h).
+ * still on (jump_label_update). The tracepoints of the stock hit share
+ * one site (kernel/trace/trace_events.h).
  */
 #define static_branch_unlikely_any(...) \
 	__static_branch_any(__VA_ARGS__, 4, 3, 2, 1, 0)(__VA_ARGS__)
@@ -127,9 +126,9 @@ static inline int static_key_count(const struct static_key *key)
 void static_key_init_table(struct jump_entry *start, struct jump_entry *stop);
 
 /*
- * static_keys_show - the text of /proc/static_keys (SPEC 1) into buf, for
- * every registered key, taken under the static-key lock so that no site is
- * seen half patched. Returns its length.
+ * static_keys_show - the text of /proc/static_keys (docs/interface.md) into
+ * buf, for every registered key, taken under the static-key lock so that no
+ * site is seen half patched. Returns its length.
  */
 size_t static_keys_show(char *buf, size_t size);
 

@@ -165,7 +165,8 @@ void jump_insn_make(const struct jump_entry *e, int on,
 
 enum jump_site_state jump_site_state(const struct jump_entry *e)
 {
-	const volatile uint8_t *code = (const volatile uint8_t *)jump_entry_code(e);
+	const volatile uint8_t *code =
+		(const volatile uint8_t *)jump_entry_code(e);
 	uint8_t now[JUMP_LABEL_INSN_SIZE], want[JUMP_LABEL_INSN_SIZE];
 
 	/* One read of the bytes, so that every comparison sees the same. */
@@ -194,9 +195,11 @@ size_t static_keys_format(struct static_key *const *keys, size_t nkeys,
 
 		len += snprintf(buf + len, size - len, "%s count=%d sites=%u\n",
 				key->name ? key->name : "(unnamed)",
-				__atomic_load_n(&key->enabled, __ATOMIC_RELAXED),
+				__atomic_load_n(&key->enabled,
+						__ATOMIC_RELAXED),
 				key->nr_entries);
-		for (unsigned int i = 0; i < key->nr_entries && len < size; i++) {
+		for (unsigned int i = 0; i < key->nr_entries && len < size;
+		     i++) {
 			const struct jump_entry *e = &key->entries[i];
 
 			len += snprintf(buf + len, size - len, "  %#lx %s\n",

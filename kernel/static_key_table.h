@@ -87,7 +87,8 @@ void jump_table_assign(struct jump_entry *start, struct jump_entry *stop);
  * belong to different keys, so they are not neighbours in the sorted
  * table: a scan of it, for slow paths only.
  */
-struct jump_entry *jump_site_next(uintptr_t code, const struct jump_entry *prev);
+struct jump_entry *jump_site_next(uintptr_t code,
+				  const struct jump_entry *prev);
 
 /*
  * jump_table_find - the entry of key whose code is at addr, or NULL. Its
@@ -116,7 +117,7 @@ enum jump_site_state jump_site_state(const struct jump_entry *e);
 
 /*
  * static_keys_format - the text of /proc/static_keys for nkeys keys
- * (SPEC 1, "Static keys, listed"): per key
+ * (docs/interface.md, "Static keys, listed"): per key
  *
  *   NAME count=N sites=M
  *     0xffffffff80112a3c nop          (one line per site: nop or jmp)

@@ -3,12 +3,11 @@
  * mm/numa.h - NUMA nodes: which node each frame of RAM and each CPU
  * belongs to (Linux: include/linux/numa.h, topology.h, mm/numa_memblks.c).
  *
- * On a NUMA machine memory is split between nodes, each close to some of
- * the CPUs: a CPU reaches its own node's memory faster than another's. The
- * firmware says which is which in the ACPI SRAT (arch/x86_64/acpi/acpi.c), which
- * hands it to the functions below before mm_init. The buddy allocator then
- * keeps one zone per node (mm/buddy.c) and serves each CPU from its own
- * node first.
+ * On a NUMA machine memory is split between nodes, each close to some of the
+ * CPUs: a CPU reaches its own node's memory faster than another's. The firmware
+ * says which is which in the ACPI SRAT (arch/x86_64/acpi/acpi.c), which hands
+ * it to the functions below before mm_init. The buddy allocator then keeps one
+ * zone per node (mm/buddy.c) and serves each CPU from its own node first.
  *
  * Without an SRAT (QEMU's default machine, most PCs) nothing is registered
  * and everything - every frame, every CPU - is node 0, as before.

@@ -40,9 +40,8 @@ void free_charged_page(struct page *page);
 _Noreturn void bad_free(const char *who, struct page *page,
 			unsigned int order);
 
-/* rmqueue's test of the order is inline: the order-0 case goes straight
- * to the per-CPU list, without the larger blocks' stack frame (it cost
- * every page 18 instructions of saving and restoring registers). */
+/* rmqueue - take a block: order 0 from this CPU's list, larger ones from
+ * the free lists (rmqueue_buddy, out of line). */
 static inline struct page *rmqueue(unsigned int order)
 {
 	if (order == 0)
@@ -177,8 +176,7 @@ static inline void free_prepare(struct page *page, unsigned int order)
 }
 
 /* __free_pages - free a checked block: to this CPU's list if order 0,
- * else to the free lists (free_to_buddy). Inline, so that an order-0
- * free reaches the list without the zone path's stack frame. */
+ * else to the free lists (free_to_buddy, out of line). */
 static inline void __free_pages(struct page *page, unsigned int order)
 {
 	free_prepare(page, order);

@@ -8,7 +8,7 @@
  * ring's own lock with interrupts off: the writer is almost always alone,
  * and a reader (cat trace, trace_pipe) takes each ring's lock only to copy
  * one entry out. The lock is a raw one (arch_spin_lock): tracepoints sit
- * under other locks (a counter's, the static-key lock), and recording must
+ * under other locks (the static-key lock, for one), and recording must
  * neither take part in their ordering nor be reported by the lock checker.
  *
  * Timestamps are TSC ticks from trace_init, shown in seconds with

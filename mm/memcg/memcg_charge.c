@@ -140,7 +140,8 @@ int mem_cgroup_try_charge(struct mem_cgroup *memcg, gfp_t gfp,
 		 * of times a second. */
 		if (!drained) {
 			drained = true;
-			if (stock_could_cover(mem_over_limit, nr_pages, false)) {
+			if (stock_could_cover(mem_over_limit, nr_pages,
+					      false)) {
 				drain_all_stock(mem_over_limit);
 				continue;
 			}
@@ -315,10 +316,11 @@ static __attribute__((noinline)) void
 uncharge_kmem_counters_slow(struct mem_cgroup *memcg, unsigned int nr_pages,
 			    struct res_counter *underflow)
 {
+	int64_t bytes = (int64_t)nr_pages * PAGE_SIZE;
+
 	if (underflow)
 		res_counter_uncharge_two_underflow(&memcg->kmem, &memcg->res,
-						   underflow,
-						   (int64_t)nr_pages * PAGE_SIZE);
+						   underflow, bytes);
 	memcg_oom_recover(memcg);
 	mem_cgroup_put_many(memcg, nr_pages);
 }
@@ -326,12 +328,13 @@ uncharge_kmem_counters_slow(struct mem_cgroup *memcg, unsigned int nr_pages,
 void memcg_uncharge_kmem_counters(struct mem_cgroup *memcg,
 				  unsigned int nr_pages)
 {
+	int64_t bytes = (int64_t)nr_pages * PAGE_SIZE;
 	struct res_counter *underflow;
 
 	/* The reverse order of the charge: res >= kmem at every moment;
 	 * the references last, since the last one may free the domain. */
 	underflow = __res_counter_try_uncharge_two(&memcg->kmem, &memcg->res,
-						   (int64_t)nr_pages * PAGE_SIZE);
+						   bytes);
 	/* memcg_oom_recover's test, made here: its call, and the report of
 	 * an underflow, are left to the slow path. */
 	if (unlikely(underflow ||

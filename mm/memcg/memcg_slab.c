@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * mm/memcg/memcg_slab.c - accounted slab caches: each domain's child caches, how
- * they are found, made, charged and destroyed (see mm/memcg/memcg_slab.h; Linux
- * 2012: __memcg_kmem_get_cache, memcg_create_kmem_cache,
+ * mm/memcg/memcg_slab.c - accounted slab caches: each domain's child caches,
+ * how they are found, made, charged and destroyed (see mm/memcg/memcg_slab.h;
+ * Linux 2012: __memcg_kmem_get_cache, memcg_create_kmem_cache,
  * kmem_cache_destroy_memcg_children).
  *
  * Where a child cache is: memcg->slab_caches[root->memcg_params.id]. The

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * mm/memcg/memcontrol.c - the tree of domains: creating and removing them, the
- * hierarchy, kmem_accounted and its propagation, limits, and tasks
- * entering and leaving (Linux 2012: mm/memcg/memcontrol.c, the parts that are
- * not charging; charging is in mm/memcg/memcg_charge.c).
+ * mm/memcg/memcontrol.c - the tree of domains: creating and removing
+ * them, the hierarchy, kmem_accounted and its propagation, limits, and
+ * tasks entering and leaving (Linux 2012: mm/memcontrol.c, the parts that
+ * are not charging; charging is in mm/memcg/memcg_charge.c).
  *
  * Life of a domain:
  *

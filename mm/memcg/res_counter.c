@@ -21,10 +21,9 @@
  * again with the new usage. An uncharge is a plain atomic subtraction.
  *
  * The common case of both (every level charged; no counter left below
- * zero) is inline, in res_counter.h, and calls nothing: its callers on
- * the page path are leaves with no stack frame. What calls - a refusal
- * counted, traced and rolled back, an underflow reported - is here, out of
- * line, reached by a tail call.
+ * zero) is inline, in res_counter.h, and calls nothing. What calls - a
+ * refusal counted and traced, an underflow reported - is here, out of
+ * line.
  */
 #include "mm/memcg/res_counter.h"
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * mm/memcg/user_memory.c - user pages: allocated for tasks, charged to res only,
- * reclaimed (cache pages), moved to the parent when a domain is removed,
- * freed when the task exits (SPEC 5.5; Linux: the charge of anonymous and
- * page-cache pages, mem_cgroup_charge_common, and the LRU walk of reclaim,
+ * mm/memcg/user_memory.c - user pages: allocated for tasks, charged to res
+ * only, reclaimed (cache pages), moved to the parent when a domain is removed,
+ * freed when the task exits (docs/interface.md; Linux: the charge of anonymous
+ * and page-cache pages, mem_cgroup_charge_common, and the LRU walk of reclaim,
  * reduced to their bones).
  *
  * Each task keeps its user pages on two lists, rss and cache, linked by
