@@ -145,6 +145,20 @@ void pcp_drain_batch(struct per_cpu_pages *pcp)
 	free_pcppages_bulk(pcp->batch, pcp);
 }
 
+void pcp_free_page_slow(struct page *page)
+{
+	struct per_cpu_pages *pcp = &pcp_lists[smp_processor_id()];
+
+	if (page->node != numa_node_id()) {
+		pcp_free_foreign(page);
+		return;
+	}
+	page->flags = PG_pcp;
+	list_add(&page->lru, &pcp->list);
+	pcp->count++;
+	pcp_drain_batch(pcp);
+}
+
 void drain_local_pages(void)
 {
 	unsigned long flags = local_irq_save();
