@@ -26,14 +26,14 @@
 #include "mm/page_alloc_internal.h"
 
 /*
- * alloc_pages_with_charge - the pages for a charge this CPU tried to make
+ * __alloc_pages_with_charge - the pages for a charge this CPU tried to make
  * on its own (KMEM_CHARGE_NOBODY: it could not): the counters charged if
  * need be, the pages taken from the buddy allocator, and the charge
  * committed to them - or given back if none came.
  */
-static __attribute__((noinline)) struct page *
-alloc_pages_with_charge(gfp_t gfp, unsigned int order,
-			struct kmem_charge charge)
+static __attribute__((always_inline)) inline struct page *
+__alloc_pages_with_charge(gfp_t gfp, unsigned int order,
+			  struct kmem_charge charge)
 {
 	struct page *page;
 
@@ -59,6 +59,15 @@ alloc_pages_with_charge(gfp_t gfp, unsigned int order,
 	return page;
 }
 
+/* alloc_pages_with_charge - the same, out of line: the rest of
+ * alloc_page_charged. */
+static __attribute__((noinline)) struct page *
+alloc_pages_with_charge(gfp_t gfp, unsigned int order,
+			struct kmem_charge charge)
+{
+	return __alloc_pages_with_charge(gfp, order, charge);
+}
+
 struct page *alloc_pages_charged(gfp_t gfp, unsigned int order,
 				 struct mem_cgroup *memcg)
 {
@@ -70,7 +79,7 @@ struct page *alloc_pages_charged(gfp_t gfp, unsigned int order,
 	flags = local_irq_save();
 	charge = __memcg_kmem_charge_local(memcg, order, gfp);
 	local_irq_restore(flags);
-	return alloc_pages_with_charge(gfp, order, charge);
+	return __alloc_pages_with_charge(gfp, order, charge);
 }
 
 struct page *alloc_page_charged(gfp_t gfp, struct mem_cgroup *memcg)
@@ -113,14 +122,13 @@ void free_charged_pages(struct page *page, unsigned int order)
 	flags = local_irq_save();
 	ret = __stock_return_kmem(this_cpu_stock(), memcg, 1u << order);
 	local_irq_restore(flags);
-	if (order == 0)
-		pcp_free_page(page);
-	else
-		free_to_buddy(page, order);
-	if (likely(ret == STOCK_RETURNED))
+	if (likely(ret == STOCK_RETURNED)) {
 		trace_memcg_kmem_stock_free(page, memcg, (int)order);
-	else
-		memcg_kmem_uncharge_page(memcg, 1ul << order, page, ret);
+		__free_pages_prepared(page, order);
+		return;
+	}
+	__free_pages_prepared(page, order);
+	memcg_kmem_uncharge_page(memcg, 1ul << order, page, ret);
 }
 
 /* free_charged_page_slow - the rest of free_charged_page: the page to

@@ -175,15 +175,23 @@ static inline void free_prepare(struct page *page, unsigned int order)
 	free_poison(page, order);
 }
 
-/* __free_pages - free a checked block: to this CPU's list if order 0,
- * else to the free lists (free_to_buddy, out of line). */
-static inline void __free_pages(struct page *page, unsigned int order)
+/* __free_pages_prepared - free a block already reset (free_prepare): to
+ * this CPU's list if order 0, else to the free lists (free_to_buddy, out
+ * of line). */
+static inline void __free_pages_prepared(struct page *page,
+					 unsigned int order)
 {
-	free_prepare(page, order);
 	if (order == 0)
 		pcp_free_page(page);
 	else
 		free_to_buddy(page, order);
+}
+
+/* __free_pages - free a checked block. */
+static inline void __free_pages(struct page *page, unsigned int order)
+{
+	free_prepare(page, order);
+	__free_pages_prepared(page, order);
 }
 
 #endif
