@@ -82,34 +82,29 @@ static bool entry_on(const struct jump_entry *f, const struct static_key *key,
 }
 
 /*
- * site_winner - the entry whose jump e's site should hold once key has
- * gone to enable, or NULL for the NOP: a site is what its keys say. An
- * overriding entry whose key is on wins (static_branch_choose's b); else
- * any entry whose key is on (the entries of a site without an overriding
- * one all have one target). A scan of the whole table (jump_site_next),
- * on the slow path only.
+ * site_on - should e's site jump once key has gone to enable? A site is
+ * what its keys say: it jumps while any key of it is on (the entries of a
+ * shared site all have one target). A scan of the whole table
+ * (jump_site_next), on the slow path only.
  */
-static struct jump_entry *site_winner(const struct jump_entry *e,
-				      const struct static_key *key, bool enable)
+static bool site_on(const struct jump_entry *e, const struct static_key *key,
+		    bool enable)
 {
 	uintptr_t code = jump_entry_code(e);
-	struct jump_entry *winner = NULL;
 
 	for (struct jump_entry *f = jump_site_next(code, NULL); f;
-	     f = jump_site_next(code, f)) {
-		if (!entry_on(f, key, enable))
-			continue;
-		if (jump_entry_overrides(f) || !winner)
-			winner = f;
-	}
-	return winner;
+	     f = jump_site_next(code, f))
+		if (entry_on(f, key, enable))
+			return true;
+	return false;
 }
 
 /* site_holds - are the bytes at e's site insn already? */
 static bool site_holds(const struct jump_entry *e,
 		       const uint8_t insn[JUMP_LABEL_INSN_SIZE])
 {
-	const volatile uint8_t *code = (const volatile uint8_t *)jump_entry_code(e);
+	const volatile uint8_t *code =
+		(const volatile uint8_t *)jump_entry_code(e);
 
 	for (int i = 0; i < JUMP_LABEL_INSN_SIZE; i++)
 		if (code[i] != insn[i])
@@ -120,15 +115,11 @@ static bool site_holds(const struct jump_entry *e,
 /*
  * jump_label_update - key has gone to enable (its count is about to be,
  * or has just been, stored): make each of its sites what all the keys of
- * that site say (site_winner), patching only a site whose bytes differ.
- *
- * A site whose new instruction is the one patching its own entry writes
- * (its jump when enabling, the NOP when disabling: every site of one key,
- * and a shared site that no other key holds) joins a run of neighbouring
- * entries, and each run is one patch (every patch waits for all CPUs
- * three times). A site that must jump to another entry's target (a
- * two-target site whose other key wins, or takes over) is patched alone,
- * as a jump to the winner's target.
+ * that site say (site_on), patching only a site whose bytes differ: its
+ * jump when enabling, the NOP when disabling, except for a shared site
+ * that another key keeps a jump. Neighbouring sites to patch make a run,
+ * and each run is one patch (every patch waits for all CPUs three
+ * times).
  *
  * static_key_init_table brings the sites in line with the counts taken
  * before it ran by the same rule: a site that an earlier key of the pass
@@ -142,18 +133,13 @@ static void jump_label_update(struct static_key *key, bool enable)
 		goto out;
 	for (unsigned int i = 0; i <= key->nr_entries; i++) {
 		struct jump_entry *e = key->entries + i;
-		struct jump_entry *winner = NULL;
-		uint8_t want[JUMP_LABEL_INSN_SIZE], mine[JUMP_LABEL_INSN_SIZE];
-		bool in_run = false, alone = false;
+		uint8_t want[JUMP_LABEL_INSN_SIZE];
+		bool in_run = false;
 
-		if (i < key->nr_entries) {
-			winner = site_winner(e, key, enable);
-			jump_insn_make(winner ? winner : e, winner != NULL, want);
-			jump_insn_make(e, enable, mine);
-			if (!site_holds(e, want)) {
-				in_run = !memcmp(want, mine, sizeof(want));
-				alone = !in_run;
-			}
+		if (i < key->nr_entries &&
+		    site_on(e, key, enable) == enable) {
+			jump_insn_make(e, enable, want);
+			in_run = !site_holds(e, want);
 		}
 		if (!in_run && run) {
 			arch_jump_label_transform(run, (unsigned int)(e - run),
@@ -162,8 +148,6 @@ static void jump_label_update(struct static_key *key, bool enable)
 		}
 		if (in_run && !run)
 			run = e;
-		if (alone)  /* only a shared site can want another's jump */
-			arch_jump_label_transform(winner, 1, true);
 	}
 out:
 	trace_static_key_patch(key, enable);
@@ -253,9 +237,9 @@ void static_key_init_table(struct jump_entry *start, struct jump_entry *stop)
 size_t static_keys_show(char *buf, size_t size)
 {
 	unsigned long flags = static_key_lock_take();
-	size_t len = static_keys_format(__start_static_keys,
-					__stop_static_keys - __start_static_keys,
-					buf, size);
+	size_t nkeys = (size_t)(__stop_static_keys - __start_static_keys);
+	size_t len = static_keys_format(__start_static_keys, nkeys, buf,
+					size);
 
 	static_key_lock_give(flags);
 	return len;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * kernel/static_key_proc.c - /proc/static_keys: every static key, its
- * count, and each of its patch sites as the code now holds it (SPEC 1,
+ * kernel/static_key_proc.c - /proc/static_keys: every static key, its count,
+ * and each of its patch sites as the code now holds it (docs/interface.md,
  * "Static keys, listed"):
  *
  *   memcg_kmem_enabled_key count=0 sites=3

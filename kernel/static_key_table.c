@@ -17,14 +17,8 @@ static int fits_s32(intptr_t v)
 	return v >= INT32_MIN && v <= INT32_MAX;
 }
 
-/* The overrides flag lives in the low bit of the key offset: free only
- * while both ends of that offset are at least 2-byte aligned. */
-_Static_assert(_Alignof(struct static_key) > JUMP_ENTRY_OVERRIDES &&
-		       _Alignof(struct jump_entry) > JUMP_ENTRY_OVERRIDES,
-	       "the key offset has no free low bit for the overrides flag");
-
 int jump_entry_set(struct jump_entry *e, uintptr_t code, uintptr_t target,
-		   const struct static_key *key, bool overrides)
+		   const struct static_key *key)
 {
 	intptr_t c = (intptr_t)(code - (uintptr_t)&e->code);
 	intptr_t t = (intptr_t)(target - (uintptr_t)&e->target);
@@ -34,26 +28,23 @@ int jump_entry_set(struct jump_entry *e, uintptr_t code, uintptr_t target,
 	e->code = (int32_t)c;
 	e->target = (int32_t)t;
 	e->key = (int64_t)((uintptr_t)key - (uintptr_t)&e->key);
-	if (overrides)
-		e->key |= JUMP_ENTRY_OVERRIDES;
 	return 0;
 }
 
 /*
  * jump_entry_move - copy *src to *dst, keeping its meaning: the entry is
- * now (dst - src) bytes further on, so each offset is that much smaller,
- * and the overrides flag is what it was. Only for moves within the table:
+ * now (dst - src) bytes further on, so each offset is that much smaller.
+ * Only for moves within the table:
  * a short distance, so the 32-bit offsets cannot overflow.
  */
 static void jump_entry_move(struct jump_entry *dst,
 			    const struct jump_entry *src)
 {
 	intptr_t delta = (intptr_t)((uintptr_t)dst - (uintptr_t)src);
-	int64_t flag = src->key & JUMP_ENTRY_OVERRIDES;
 
 	dst->code = (int32_t)(src->code - delta);
 	dst->target = (int32_t)(src->target - delta);
-	dst->key = ((src->key - flag) - delta) | flag;
+	dst->key = src->key - delta;
 }
 
 /* An entry decoded to absolute addresses: what can live anywhere (the
@@ -61,13 +52,12 @@ static void jump_entry_move(struct jump_entry *dst,
 struct jump_site {
 	uintptr_t code, target;
 	struct static_key *key;
-	bool overrides;
 };
 
 static struct jump_site jump_site_of(const struct jump_entry *e)
 {
 	return (struct jump_site){jump_entry_code(e), jump_entry_target(e),
-				  jump_entry_key(e), jump_entry_overrides(e)};
+				  jump_entry_key(e)};
 }
 
 /* The sort order: by key, then by code address. */
@@ -100,8 +90,7 @@ void jump_table_sort(struct jump_entry *start, struct jump_entry *stop)
 			hole--;
 		}
 		if (hole != i)
-			jump_entry_set(hole, held.code, held.target, held.key,
-				       held.overrides);
+			jump_entry_set(hole, held.code, held.target, held.key);
 	}
 }
 
@@ -176,7 +165,8 @@ void jump_insn_make(const struct jump_entry *e, int on,
 
 enum jump_site_state jump_site_state(const struct jump_entry *e)
 {
-	const volatile uint8_t *code = (const volatile uint8_t *)jump_entry_code(e);
+	const volatile uint8_t *code =
+		(const volatile uint8_t *)jump_entry_code(e);
 	uint8_t now[JUMP_LABEL_INSN_SIZE], want[JUMP_LABEL_INSN_SIZE];
 
 	/* One read of the bytes, so that every comparison sees the same. */
@@ -185,17 +175,9 @@ enum jump_site_state jump_site_state(const struct jump_entry *e)
 	jump_insn_make(e, 0, want);
 	if (!memcmp(now, want, sizeof(now)))
 		return JUMP_SITE_NOP;
-	/* e's own jump first: e need not be in the table (tests build one
-	 * beside it). */
 	jump_insn_make(e, 1, want);
 	if (!memcmp(now, want, sizeof(now)))
 		return JUMP_SITE_JMP;
-	for (const struct jump_entry *f = jump_site_next(jump_entry_code(e), NULL);
-	     f; f = jump_site_next(jump_entry_code(e), f)) {
-		jump_insn_make(f, 1, want);
-		if (!memcmp(now, want, sizeof(now)))
-			return JUMP_SITE_JMP;
-	}
 	return JUMP_SITE_OTHER;
 }
 
@@ -213,9 +195,11 @@ size_t static_keys_format(struct static_key *const *keys, size_t nkeys,
 
 		len += snprintf(buf + len, size - len, "%s count=%d sites=%u\n",
 				key->name ? key->name : "(unnamed)",
-				__atomic_load_n(&key->enabled, __ATOMIC_RELAXED),
+				__atomic_load_n(&key->enabled,
+						__ATOMIC_RELAXED),
 				key->nr_entries);
-		for (unsigned int i = 0; i < key->nr_entries && len < size; i++) {
+		for (unsigned int i = 0; i < key->nr_entries && len < size;
+		     i++) {
 			const struct jump_entry *e = &key->entries[i];
 
 			len += snprintf(buf + len, size - len, "  %#lx %s\n",

@@ -41,8 +41,9 @@ static inline bool debug_check_on_free(void)
 }
 
 /*
- * debug_check_free_block - what free_pages_check (mm/buddy.c) cannot see
- * from the first page's flags alone; panics, naming the frame, unless
+ * debug_check_free_block - what free_page_flags_check
+ * (mm/page_alloc_internal.h) cannot see from the first page's flags
+ * alone; panics, naming the frame, unless
  *   - the block starts at a multiple of 2^order frames and ends in RAM;
  *   - its first page has a domain (page->memcg) exactly when it has
  *     PG_kmemcg (a domain without the flag is a charge that is never

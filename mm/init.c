@@ -223,5 +223,6 @@ void mm_init(const struct phys_range *ram, int nr_ram,
 	pcp_init();
 	kmem_cache_init();
 
-	/* Nothing is printed: the banner must be the first line (SPEC 7.1). */
+	/* Nothing is printed: the banner must be the first line
+	 * (docs/interface.md). */
 }

@@ -76,7 +76,8 @@ uint64_t numa_node_run_end(uint64_t pfn, uint64_t end)
 		if (b) {
 			next = b->end_pfn < end ? b->end_pfn : end;
 		} else {
-			/* Outside every range (node 0): up to the next range. */
+			/* Outside every range (node 0): up to the next
+			 * range. */
 			for (int i = 0; i < nr_memblks; i++)
 				if (memblks[i].start_pfn > pfn &&
 				    memblks[i].start_pfn < next)

@@ -21,11 +21,13 @@
 #define MAX_ORDER 10  /* orders 0..MAX_ORDER: 4 KiB .. 4 MiB */
 
 /* page->flags */
-#define PG_reserved   (1u << 0)  /* never handed out: firmware, kernel image, holes */
+/* never handed out: firmware, kernel image, holes */
+#define PG_reserved   (1u << 0)
 #define PG_buddy      (1u << 1)  /* head of a free block on a buddy free list */
 #define PG_pcp        (1u << 2)  /* free, on a per-CPU list */
 #define PG_slab       (1u << 3)  /* belongs to a slab */
-#define PG_head       (1u << 4)  /* first page of an allocated block (order in ->order) */
+/* first page of an allocated block (its order in ->order) */
+#define PG_head       (1u << 4)
 #define PG_kmemcg     (1u << 5)  /* charged to page->memcg */
 #define PG_user       (1u << 6)  /* user memory of some domain (hog/cache) */
 
@@ -37,10 +39,11 @@ struct page {
 	uint8_t node;          /* NUMA node of the frame */
 	uint16_t slab_inuse;   /* slab: objects in use on this page */
 	struct list_head lru;  /* free list, per-CPU list, or slab list */
-	struct mem_cgroup *memcg; /* accounted page: the domain charged for it */
+	struct mem_cgroup *memcg; /* charged page: the domain that pays */
 };
 
-_Static_assert(sizeof(struct page) <= 32, "struct page must be at most 32 bytes");
+_Static_assert(sizeof(struct page) <= 32,
+	       "struct page must be at most 32 bytes");
 
 extern struct page *mem_map;
 extern uint64_t max_pfn;  /* one past the highest frame of RAM */

@@ -111,7 +111,7 @@ static void free_pcppages_bulk(int count, struct per_cpu_pages *pcp)
 			flags = spin_lock_irqsave(&zone->lock);
 			locked = zone;
 		}
-		list_del(&page->lru);
+		list_del_init(&page->lru);
 		pcp->count--;
 		page->flags = 0;
 		__free_one_page(page, page_to_pfn(page), 0);
@@ -143,6 +143,20 @@ void pcp_free_foreign(struct page *page)
 void pcp_drain_batch(struct per_cpu_pages *pcp)
 {
 	free_pcppages_bulk(pcp->batch, pcp);
+}
+
+void pcp_free_page_slow(struct page *page)
+{
+	struct per_cpu_pages *pcp = &pcp_lists[smp_processor_id()];
+
+	if (page->node != numa_node_id()) {
+		pcp_free_foreign(page);
+		return;
+	}
+	page->flags = PG_pcp;
+	list_add(&page->lru, &pcp->list);
+	pcp->count++;
+	pcp_drain_batch(pcp);
 }
 
 void drain_local_pages(void)

@@ -30,13 +30,18 @@ extern struct per_cpu_pages pcp_lists[NR_CPUS];
  * (mm_init calls it after handing RAM to the buddy allocator). */
 void pcp_init(void);
 
-/* The out-of-line halves of the two below: the list is empty (refill it
- * from the buddy allocator, then take a page; NULL if both are empty),
- * the page belongs to another node (straight back to its zone), the list
- * reached high (a batch back to the buddy allocator). Interrupts off. */
+/* The out-of-line halves of the functions below: the list is empty
+ * (refill it from the buddy allocator, then take a page; NULL if both are
+ * empty), the page belongs to another node (straight back to its zone),
+ * the list reached high (a batch back to the buddy allocator). Interrupts
+ * off. */
 struct page *pcp_refill_and_take(struct per_cpu_pages *pcp);
 void pcp_free_foreign(struct page *page);
 void pcp_drain_batch(struct per_cpu_pages *pcp);
+/* pcp_free_page_slow - the rest of __pcp_free_page: a page of another
+ * node to its own node's free lists, or the page on a full list and a
+ * batch drained. Interrupts off. */
+void pcp_free_page_slow(struct page *page);
 
 /* pcp_take_first - take the hottest page off a list that is not empty.
  * Interrupts off. */
@@ -44,20 +49,32 @@ static inline struct page *pcp_take_first(struct per_cpu_pages *pcp)
 {
 	struct page *page = list_first_entry(&pcp->list, struct page, lru);
 
-	list_del(&page->lru);
+	list_del_init(&page->lru);
 	pcp->count--;
 	return page;
+}
+
+/* __pcp_try_alloc_page - the hottest page of this CPU's list, or NULL if
+ * the list is empty (not refilled: __pcp_alloc_page does that).
+ * Interrupts off. */
+static inline struct page *__pcp_try_alloc_page(void)
+{
+	struct per_cpu_pages *pcp = &pcp_lists[smp_processor_id()];
+
+	if (unlikely(list_empty(&pcp->list)))
+		return NULL;
+	return pcp_take_first(pcp);
 }
 
 /* __pcp_alloc_page - pcp_alloc_page, with interrupts already off: for a
  * caller whose interrupts-off section does more. */
 static inline struct page *__pcp_alloc_page(void)
 {
-	struct per_cpu_pages *pcp = &pcp_lists[smp_processor_id()];
+	struct page *page = __pcp_try_alloc_page();
 
-	if (unlikely(list_empty(&pcp->list)))
-		return pcp_refill_and_take(pcp);
-	return pcp_take_first(pcp);
+	if (unlikely(!page))
+		return pcp_refill_and_take(&pcp_lists[smp_processor_id()]);
+	return page;
 }
 
 /* pcp_alloc_page - a free page from this CPU's list, refilling the list
@@ -73,19 +90,27 @@ static inline struct page *pcp_alloc_page(void)
 	return page;
 }
 
-/* __pcp_free_page - pcp_free_page, with interrupts already off. */
-static inline void __pcp_free_page(struct page *page)
+/* __pcp_try_free_page - put a free page on this CPU's list and return
+ * true, unless it is of another node or the list is full: then false,
+ * and nothing is done (__pcp_free_page does the rest). Interrupts off. */
+static inline bool __pcp_try_free_page(struct page *page)
 {
 	struct per_cpu_pages *pcp = &pcp_lists[smp_processor_id()];
 
-	if (unlikely(page->node != numa_node_id())) {
-		pcp_free_foreign(page);
-		return;
-	}
+	if (unlikely(page->node != numa_node_id() ||
+		     pcp->count + 1 >= pcp->high))
+		return false;
 	page->flags = PG_pcp;
 	list_add(&page->lru, &pcp->list);
-	if (unlikely(++pcp->count >= pcp->high))
-		pcp_drain_batch(pcp);
+	pcp->count++;
+	return true;
+}
+
+/* __pcp_free_page - pcp_free_page, with interrupts already off. */
+static inline void __pcp_free_page(struct page *page)
+{
+	if (unlikely(!__pcp_try_free_page(page)))
+		pcp_free_page_slow(page);
 }
 
 /* pcp_free_page - put a free page (flags already cleared) on this CPU's

@@ -332,7 +332,7 @@ static void *slab_alloc(struct kmem_cache *c, gfp_t gfp)
 			/* reuse the empty slab the cache kept */
 			page = list_first_entry(&c->slabs_free, struct page,
 						lru);
-			list_del(&page->lru);
+			list_del_init(&page->lru);
 			list_add(&page->lru, &c->slabs_partial);
 			break;
 		}
@@ -359,7 +359,7 @@ static void *slab_alloc(struct kmem_cache *c, gfp_t gfp)
 	page->slab_inuse++;
 	c->active_objs++;
 	if (page->slab_inuse == c->num) {
-		list_del(&page->lru);
+		list_del_init(&page->lru);
 		list_add(&page->lru, &c->slabs_full);
 	}
 	spin_unlock_irqrestore(&c->lock, flags);
@@ -430,13 +430,13 @@ static void slab_free(struct kmem_cache *c, struct page *page, void *obj,
 
 	if (page->slab_inuse-- == c->num) {
 		/* it was full: now it has a free object */
-		list_del(&page->lru);
+		list_del_init(&page->lru);
 		list_add(&page->lru, &c->slabs_partial);
 	}
 	if (page->slab_inuse == 0) {
 		/* empty: keep one empty slab, give any other back - and every
 		 * one of a child cache, so that its domain pays for none */
-		list_del(&page->lru);
+		list_del_init(&page->lru);
 		if (list_empty(&c->slabs_free) && !is_child_cache(c)) {
 			list_add(&page->lru, &c->slabs_free);
 		} else {
@@ -472,7 +472,7 @@ void kmem_cache_shrink(struct kmem_cache *c)
 			return;
 		}
 		page = list_first_entry(&c->slabs_free, struct page, lru);
-		list_del(&page->lru);
+		list_del_init(&page->lru);
 		c->num_slabs--;
 		spin_unlock_irqrestore(&c->lock, flags);
 		slab_release(c, page);
@@ -498,7 +498,7 @@ void kmem_cache_destroy(struct kmem_cache *c)
 	kmem_cache_shrink(c);
 
 	spin_lock(&slab_caches_lock);
-	list_del(&c->list);
+	list_del_init(&c->list);
 	spin_unlock(&slab_caches_lock);
 	kmem_cache_free(&kmem_cache_boot, c);
 }

@@ -28,7 +28,8 @@
 #define SLAB_HWCACHE_ALIGN 0x1u  /* align objects to a cache line */
 #define SLAB_PANIC         0x2u  /* panic if the cache cannot be created */
 #define SLAB_ACCOUNT       0x4u  /* charge every object to the domain of the
-				  * task allocating it (mm/memcg/memcg_slab.h) */
+				  * task allocating it (mm/memcg/memcg_slab.h)
+				  */
 
 #define KMALLOC_MIN_SIZE 8
 #define KMALLOC_MAX_CACHE_SIZE 2048  /* larger kmallocs take whole pages */

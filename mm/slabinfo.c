@@ -5,8 +5,10 @@
  *
  *   slabinfo - version: 2.1
  *   # name            <active_objs> <num_objs> <objsize> <objperslab> ...
- *   task_struct           12     16    896    4    1 : tunables    0    0    0 : slabdata      4      4      0
- *   task_struct(A)         7      8    896    4    1 : tunables    0    0    0 : slabdata      2      2      0
+ *   task_struct           12     16    896    4    1 : tunables    0 ...
+ *   task_struct(A)         7      8    896    4    1 : tunables    0 ...
+ *
+ * (each line goes on: "0    0 : slabdata      4      4      0").
  *
  * A child cache of a domain (mm/memcg/memcg_slab.h) is a line of its own,
  * "root(domain)", so a student can see which domain's objects fill which

@@ -13,10 +13,8 @@
 #   - its key is a symbol, and registered: listed in the static_keys table
 #     (DEFINE_STATIC_KEY_FALSE), so that /proc/static_keys shows it;
 #   - no two entries name the same site, but the entries of a site that
-#     several keys share: one per key, and either all with the same target
-#     (static_branch_unlikely_any), or with exactly one of them overriding
-#     the others (bit 0 of its key offset) and the others with one target
-#     (static_branch_choose: two keys, two targets).
+#     several keys share: one per key, all with the same target
+#     (static_branch_unlikely_any).
 # --sites KEY: KEY must have at least one site (the kmem build's
 # memcg_kmem_enabled_key); --no-sites KEY: it must have none (the KMEM=0
 # build: no hooks at all).
@@ -132,11 +130,10 @@ for my $i (0 .. $n - 1) {
 	my $code = $e + s32($p);
 	my $target = $e + 4 + s32($p + 4);
 	my $koff = s64($p + 8);
-	my $overrides = $koff & 1;
-	my $key = $e + 8 + ($koff - $overrides);
+	my $key = $e + 8 + $koff;
 	my $kname = $name_of{$key} // sprintf('(no symbol at %#x)', $key);
-	bad('entry %d: key offset %#x of %s has bits 1-2 set (keys are 8-byte aligned)',
-	    $i, $koff, $kname) if $koff & 6;
+	bad('entry %d: key offset %#x of %s has bits 0-2 set (keys are 8-byte aligned)',
+	    $i, $koff, $kname) if $koff & 7;
 	$sites_of{$kname}++;
 	bad('entry %d: site %#x of %s is outside .text (%#x-%#x)', $i, $code, $kname, $text, $etext)
 		, next if $code < $text || $code + 5 > $etext;
@@ -146,8 +143,7 @@ for my $i (0 .. $n - 1) {
 		bad('entry %d: site %#x is listed twice for %s', $i, $code, $kname)
 			if grep { $_->{key} eq $kname } @$first;
 	}
-	push @{$seen{$code}}, { entry => $i, key => $kname, target => $target,
-		overrides => $overrides };
+	push @{$seen{$code}}, { entry => $i, key => $kname, target => $target };
 	my $off = file_offset($code, 5);
 	if (!defined $off) {
 		bad('entry %d: site %#x of %s is not in the file', $i, $code, $kname);
@@ -159,19 +155,9 @@ for my $i (0 .. $n - 1) {
 	bad('key %s (%#x) has sites but is not registered (DEFINE_STATIC_KEY_FALSE)', $kname, $key)
 		unless $registered{$key};
 }
-# The entries of one site: one target, or one overriding entry and one
-# target for all the others.
+# The entries of one site: one target.
 for my $code (sort { $a <=> $b } keys %seen) {
-	my @all = @{$seen{$code}};
-	my @over = grep { $_->{overrides} } @all;
-	my @plain = grep { !$_->{overrides} } @all;
-	if (@over > 1) {
-		bad('site %#x has %d overriding entries (%s), at most one may win',
-		    $code, scalar @over, join(', ', map { $_->{key} } @over));
-	} elsif (@over && !@plain) {
-		bad('entry %d: site %#x of %s overrides, but the site has no other entry',
-		    $over[0]{entry}, $code, $over[0]{key});
-	}
+	my @plain = @{$seen{$code}};
 	for my $x (@plain[1 .. $#plain]) {
 		bad('entry %d: site %#x shared by %s has target %#x, not %#x', $x->{entry},
 		    $code, $x->{key}, $x->{target}, $plain[0]{target})

@@ -124,18 +124,20 @@ static int jump_label_bp_handler(struct trap_frame *frame)
 			unsigned int nr = __atomic_load_n(&bp_batch.nr,
 							  __ATOMIC_ACQUIRE);
 			for (unsigned int i = 0; i < nr; i++) {
-				const struct jump_entry *b = &bp_batch.entries[i];
+				const struct jump_entry *b =
+					&bp_batch.entries[i];
 
 				if (jump_entry_code(b) != site)
 					continue;
-				frame->rip = bp_batch.enable
-						     ? jump_entry_target(b)
-						     : site + JUMP_LABEL_INSN_SIZE;
+				frame->rip = bp_batch.enable ?
+					jump_entry_target(b) :
+					site + JUMP_LABEL_INSN_SIZE;
 				__atomic_add_fetch(&jump_label_bp_hits, 1,
 						   __ATOMIC_RELAXED);
 				return 1;
 			}
-			return 0;  /* an int3 at a site, but nobody patches it */
+			/* An int3 at a site, but nobody patches it. */
+			return 0;
 		}
 		to = site_target(e, now);
 		if (to) {
@@ -163,10 +165,11 @@ static void check_sites(struct jump_entry *entries, unsigned int n,
 
 		if (s == JUMP_SITE_OTHER || (!enable && s != JUMP_SITE_JMP))
 			panic("jump_label: site %#lx of key %s holds %s, not "
-			      "one of its jumps%s (bytes corrupted?)",
+			      "its jump%s (bytes corrupted?)",
 			      (unsigned long)jump_entry_code(&entries[i]),
 			      jump_entry_key(&entries[i])->name,
-			      s == JUMP_SITE_NOP ? "the nop" : "neither nop nor jmp",
+			      s == JUMP_SITE_NOP ? "the nop" :
+						   "neither nop nor jmp",
 			      enable ? " or the nop" : "");
 	}
 }
@@ -200,7 +203,7 @@ static void patch_sites(struct jump_entry *entries, unsigned int n,
 	__atomic_store_n(&bp_batch.nr, 0, __ATOMIC_RELEASE);
 }
 
-/* --- parking the other CPUs ------------------------------------------------ */
+/* --- parking the other CPUs ----------------------------------------------- */
 
 static bool park_others;  /* set by jump_label_init */
 
@@ -300,7 +303,8 @@ static bool under_kvm(void)
 {
 	uint32_t eax = 0x40000000, sig[3], ecx1, eax1 = 1, ebx1, edx1;
 
-	__asm__ volatile("cpuid" : "+a"(eax1), "=b"(ebx1), "=c"(ecx1), "=d"(edx1)
+	__asm__ volatile("cpuid"
+			 : "+a"(eax1), "=b"(ebx1), "=c"(ecx1), "=d"(edx1)
 			 : "c"(0));
 	if (!(ecx1 & (1u << 31)))
 		return false;  /* no hypervisor */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * drivers/usb/hc->c - the xHCI (USB 3) host controller: taking
+ * drivers/usb/xhci.c - the xHCI (USB 3) host controller: taking
  * it from the firmware, resetting and starting it, its command and event
  * rings, and the timer tick that polls it.
  *

@@ -44,8 +44,9 @@ static inline void list_add_tail(struct list_head *entry, struct list_head *head
 	__list_add(entry, head->prev, head);
 }
 
-/* list_del - unlink entry; it is left pointing at itself (list_empty true). */
-static inline void list_del(struct list_head *entry)
+/* list_del_init - unlink entry; it is left pointing at itself (list_empty
+ * true), as Linux's list_del_init leaves it. */
+static inline void list_del_init(struct list_head *entry)
 {
 	entry->next->prev = entry->prev;
 	entry->prev->next = entry->next;

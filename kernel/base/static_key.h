@@ -19,22 +19,6 @@
  * (arch/x86_64/text_poke.c). In host programs (TALLY_HOST) the branch is a
  * plain read of the count.
  *
- * A site may also choose between two paths, at the cost of the same NOP:
- *
- *   switch (static_branch_choose(&a, &b)) {
- *   case 1: the path for a; break;               // a on, b off
- *   case 2: the path for b; break;               // b on: b wins
- *   }                                            // both off: the NOP
- *
- * What for: a path with a traced twin, as the charge path has. While
- * tracing is on, the twin must replace the untraced path; while both keys
- * are off, choosing may not cost even a compare. The site is one NOP with two __jump_table entries, one per key,
- * each with its own target; b's entry is marked as overriding. The site is
- * always what its keys say: a jump to the overriding entry's target while
- * b is on, else to a's target while a is on, else the NOP
- * (jump_label_update in kernel/static_key.c recomputes it on every 0<->1
- * transition of either key).
- *
  * /proc/static_keys lists every key defined with DEFINE_STATIC_KEY_FALSE,
  * its count and its sites (kernel/static_key_proc.c).
  */
@@ -106,39 +90,11 @@ static inline bool static_key_any_on(struct static_key *const *keys,
  * to four keys: the NOP while all of them are off, the jump while any is
  * on. Each key lists the site among its own (/proc/static_keys), and a
  * key switched off leaves the site a jump while another key of it is
- * still on (jump_label_update). For a path so hot that one NOP per key
- * would show in its instruction count: the tracepoints of the stock hit
- * share one site (kernel/trace/trace_events.h).
+ * still on (jump_label_update). The tracepoints of the stock hit share
+ * one site (kernel/trace/trace_events.h).
  */
 #define static_branch_unlikely_any(...) \
 	__static_branch_any(__VA_ARGS__, 4, 3, 2, 1, 0)(__VA_ARGS__)
-
-/*
- * static_branch_choose(&a, &b) - one 5-byte site, two keys, two targets:
- * 0 while both keys are off (the NOP: fall through), 1 while a is on and b
- * is off (a jump to a's code), 2 while b is on, whatever a says (a jump to
- * b's code). Meant for a switch whose case 0 is the path of the default:
- * the compiler sends each return value straight to its case, and the
- * fall-through runs the NOP and nothing else. Both keys list the site
- * among theirs in /proc/static_keys.
- */
-#if defined(TALLY_KERNEL) && !defined(__ASSEMBLY__)
-static __attribute__((always_inline)) inline int
-static_branch_choose(struct static_key *a, struct static_key *b)
-{
-	return arch_static_branch_choose(a, b);
-}
-#else
-static inline int static_branch_choose(struct static_key *a,
-				       struct static_key *b)
-{
-	if (unlikely(__atomic_load_n(&b->enabled, __ATOMIC_RELAXED) > 0))
-		return 2;
-	if (unlikely(__atomic_load_n(&a->enabled, __ATOMIC_RELAXED) > 0))
-		return 1;
-	return 0;
-}
-#endif
 
 /*
  * static_key_slow_inc - take a reference on key; the first one switches
@@ -170,9 +126,9 @@ static inline int static_key_count(const struct static_key *key)
 void static_key_init_table(struct jump_entry *start, struct jump_entry *stop);
 
 /*
- * static_keys_show - the text of /proc/static_keys (SPEC 1) into buf, for
- * every registered key, taken under the static-key lock so that no site is
- * seen half patched. Returns its length.
+ * static_keys_show - the text of /proc/static_keys (docs/interface.md) into
+ * buf, for every registered key, taken under the static-key lock so that no
+ * site is seen half patched. Returns its length.
  */
 size_t static_keys_show(char *buf, size_t size);
 

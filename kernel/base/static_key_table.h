@@ -18,11 +18,7 @@
  * Moving it by d bytes changes every offset by -d (jump_entry_move).
  *
  * Several entries may name one site (the same code): one per key of a
- * shared site (static_branch_unlikely_any), all with one target, or the
- * two of a two-target site (static_branch_choose), whose second entry
- * overrides the first. That flag is bit 0 of the key offset: the key and
- * the key field are both 8-byte aligned, so their distance is a multiple
- * of 8 and its low three bits are free (jump_entry_key masks it off).
+ * shared site (static_branch_unlikely_any), all with one target.
  *
  * At boot, jump_table_sort() orders the table by key (then by code
  * address), so that the sites of one key are one contiguous range, which
@@ -40,12 +36,8 @@ struct static_key;
 struct jump_entry {
 	int32_t code;    /* the 5-byte NOP or jmp, from &code */
 	int32_t target;  /* where the branch goes when on, from &target */
-	int64_t key;     /* the struct static_key, from &key; bit 0: overrides */
+	int64_t key;     /* the struct static_key, from &key */
 };
-
-/* In the key offset: while this entry's key is on, the site jumps to this
- * entry's target, whatever the site's other entries say. */
-#define JUMP_ENTRY_OVERRIDES 1
 
 /* The 5-byte NOP every site holds while its key is off: nopl 0(%rax,%rax). */
 #define JUMP_LABEL_NOP {0x0f, 0x1f, 0x44, 0x00, 0x00}
@@ -64,25 +56,17 @@ static inline uintptr_t jump_entry_target(const struct jump_entry *e)
 
 static inline struct static_key *jump_entry_key(const struct jump_entry *e)
 {
-	return (struct static_key *)((uintptr_t)&e->key +
-				     (e->key & ~(int64_t)JUMP_ENTRY_OVERRIDES));
-}
-
-/* jump_entry_overrides - does e win its site over the site's other entries
- * while its key is on (the second key of static_branch_choose)? */
-static inline bool jump_entry_overrides(const struct jump_entry *e)
-{
-	return e->key & JUMP_ENTRY_OVERRIDES;
+	return (struct static_key *)((uintptr_t)&e->key + e->key);
 }
 
 /*
- * jump_entry_set - make e describe (code, target, key), overriding its
- * site's other entries or not, from where e is. Returns 0, or -1 if code
+ * jump_entry_set - make e describe (code, target, key), from where e is.
+ * Returns 0, or -1 if code
  * or target is more than 2 GiB away from e (the offsets are 32-bit; in the
  * kernel everything is within 2 GiB).
  */
 int jump_entry_set(struct jump_entry *e, uintptr_t code, uintptr_t target,
-		   const struct static_key *key, bool overrides);
+		   const struct static_key *key);
 
 /* jump_table_sort - order [start, stop) by key, then by code address,
  * keeping every entry's meaning (offsets re-based as entries move). */
@@ -103,7 +87,8 @@ void jump_table_assign(struct jump_entry *start, struct jump_entry *stop);
  * belong to different keys, so they are not neighbours in the sorted
  * table: a scan of it, for slow paths only.
  */
-struct jump_entry *jump_site_next(uintptr_t code, const struct jump_entry *prev);
+struct jump_entry *jump_site_next(uintptr_t code,
+				  const struct jump_entry *prev);
 
 /*
  * jump_table_find - the entry of key whose code is at addr, or NULL. Its
@@ -132,7 +117,7 @@ enum jump_site_state jump_site_state(const struct jump_entry *e);
 
 /*
  * static_keys_format - the text of /proc/static_keys for nkeys keys
- * (SPEC 1, "Static keys, listed"): per key
+ * (docs/interface.md, "Static keys, listed"): per key
  *
  *   NAME count=N sites=M
  *     0xffffffff80112a3c nop          (one line per site: nop or jmp)

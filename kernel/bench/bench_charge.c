@@ -16,11 +16,11 @@
  *   charge_smp_nostock  stocks off: each pair charges and uncharges the
  *                       shared res and kmem counters and the domain's
  *                       reference count
- *   charge_smp_oldkmem  the 2012 series' path: res from the stock, but
- *                       kmem charged and uncharged page by page on the
- *                       shared counter, with a reference per page, and
- *                       res uncharged to the counter
- *                       (memcg_stock_set_kmem(false)); charge_smp_kmem is
+ *   charge_smp_oldkmem  kernel charges not stocked: each page charged
+ *                       and uncharged exactly on the shared res and kmem
+ *                       counters, with a reference per page, as the 2012
+ *                       series charged kmem (memcg_stock_set_kmem(false));
+ *                       charge_smp_kmem is
  *                       the same run under the name the bench harness
  *                       knows
  *

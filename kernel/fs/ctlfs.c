@@ -182,7 +182,7 @@ void ctl_remove(struct ctl_node *top)
 
 	if (top == &ctl_root_node)
 		panic("ctl_remove: the root of the control tree");
-	list_del(&top->sibling);
+	list_del_init(&top->sibling);
 	for (;;) {
 		struct ctl_node *parent;
 
@@ -194,7 +194,7 @@ void ctl_remove(struct ctl_node *top)
 			return;
 		}
 		parent = node->parent;
-		list_del(&node->sibling);
+		list_del_init(&node->sibling);
 		kfree(node);
 		node = parent;
 	}

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * kernel/ktest/ktest_static_key.c - in-kernel tests of static keys: the sites
- * in the running kernel, counting, a two-target site whose second key wins
- * (static_branch_choose), the protection of kernel text, patching while every
- * other CPU runs through the site being patched, and what a key that is off
- * costs the page allocator.
+ * kernel/ktest/ktest_static_key.c - in-kernel tests of static keys: the
+ * sites in the running kernel, counting, the protection of kernel text,
+ * patching while every other CPU runs through the site being patched,
+ * and what a key that is off costs the page allocator.
  *
  * The concurrent test (static_key_flip_smp) needs the other CPUs to loop
  * over the site with interrupts on (patching waits for each of them to
@@ -100,9 +99,8 @@ static void ktest_static_key_sites(struct ktest *t)
 		}
 	}
 	/* A site is a jump iff some key of it is on: its own key, or
-	 * another key of a shared site (static_branch_unlikely_any,
-	 * static_branch_choose - tracepoints_on_key shares the kmem key's
-	 * site and the debug checks'). */
+	 * another key of a shared site (static_branch_unlikely_any: the
+	 * events of the stock hit share one site). */
 	for (struct static_key *const *k = __start_static_keys;
 	     k < __stop_static_keys; k++) {
 		listed++;
@@ -155,78 +153,6 @@ static void ktest_static_key_count(struct ktest *t)
 	KTEST_EXPECT(t, static_key_count(key) == 0, "count 0");
 }
 KTEST(static_key_count);
-
-/* --- a two-target site: the second key wins ------------------------------- */
-
-/* Used only by static_key_choose: count 0 except while it runs. */
-DEFINE_STATIC_KEY_FALSE(ktest_choose_a_key);
-DEFINE_STATIC_KEY_FALSE(ktest_choose_b_key);
-
-/* ktest_choose - which way the site goes now, as a caller's switch does. */
-static __attribute__((noinline)) int ktest_choose(void)
-{
-	switch (static_branch_choose(&ktest_choose_a_key,
-				     &ktest_choose_b_key)) {
-	case 1:
-		return 1;
-	case 2:
-		return 2;
-	}
-	return 0;
-}
-
-/* choose_is - does the site take path want, and hold the instruction for
- * it: the NOP for 0, a jump to a's or b's target for 1 or 2? */
-static bool choose_is(int want)
-{
-	const struct jump_entry *a = ktest_choose_a_key.entries;
-	const struct jump_entry *b = ktest_choose_b_key.entries;
-	const struct jump_entry *to = want == 2 ? b : a;
-	uint8_t insn[JUMP_LABEL_INSN_SIZE];
-
-	jump_insn_make(to, want != 0, insn);
-	return ktest_choose() == want &&
-	       !memcmp((const void *)jump_entry_code(a), insn, sizeof(insn)) &&
-	       jump_site_state(a) == (want ? JUMP_SITE_JMP : JUMP_SITE_NOP) &&
-	       jump_site_state(b) == jump_site_state(a);
-}
-
-static void ktest_static_key_choose(struct ktest *t)
-{
-	struct static_key *a = &ktest_choose_a_key, *b = &ktest_choose_b_key;
-
-	if (a->nr_entries != 1 || b->nr_entries != 1) {
-		KTEST_EXPECT(t, false, "each key has the one site");
-		return;
-	}
-	KTEST_EXPECT(t, jump_entry_code(a->entries) ==
-				jump_entry_code(b->entries) &&
-				jump_entry_target(a->entries) !=
-					jump_entry_target(b->entries),
-		     "one site, two targets");
-	KTEST_EXPECT(t, !jump_entry_overrides(a->entries) &&
-				jump_entry_overrides(b->entries),
-		     "b's entry overrides, a's does not");
-	KTEST_EXPECT(t, choose_is(0), "both off: the nop, path 0");
-	static_key_slow_inc(a);
-	KTEST_EXPECT(t, choose_is(1), "a on: jmp to a's path");
-	static_key_slow_inc(b);
-	KTEST_EXPECT(t, choose_is(2), "a and b on: jmp to b's path");
-	static_key_slow_dec(b);
-	KTEST_EXPECT(t, choose_is(1), "b off again, a on: back to a's path");
-	static_key_slow_inc(b);
-	static_key_slow_dec(a);
-	KTEST_EXPECT(t, choose_is(2), "a off, b on: stays b's path");
-	static_key_slow_dec(b);
-	KTEST_EXPECT(t, choose_is(0), "both off: the nop again");
-	static_key_slow_inc(b);
-	KTEST_EXPECT(t, choose_is(2), "b alone: b's path");
-	static_key_slow_dec(b);
-	KTEST_EXPECT(t, choose_is(0) && static_key_count(a) == 0 &&
-				static_key_count(b) == 0,
-		     "both off at the end");
-}
-KTEST(static_key_choose);
 
 /* --- text has no writable mapping, the alias is gone after use ------------ */
 

@@ -85,7 +85,7 @@ static void reaper_main(struct task *self, const char *arg)
 		spin_unlock_irqrestore(&dead_lock, flags);
 
 		list_for_each_entry_safe(task, next, &dead, dead_node) {
-			list_del(&task->dead_node);
+			list_del_init(&task->dead_node);
 			free_stack(task);
 			self->work++;
 			if (READ_ONCE(task->autoreap)) {

@@ -98,8 +98,8 @@ void task_release(struct task *task)
 	if (__atomic_exchange_n(&task->reaped, true, __ATOMIC_ACQ_REL))
 		return;
 	spin_lock(&tasklist_lock);
-	list_del(&task->pid_node);
-	list_del(&task->all_node);
+	list_del_init(&task->pid_node);
+	list_del_init(&task->all_node);
 	task_count--;
 	spin_unlock(&tasklist_lock);
 	task_put(task);

@@ -26,7 +26,7 @@ void finish_wait(struct wait_queue_head *wq, struct wait_queue_entry *w)
 	set_current_state(TASK_RUNNING);
 	flags = spin_lock_irqsave(&wq->lock);
 	if (!list_empty(&w->node))
-		list_del(&w->node);
+		list_del_init(&w->node);
 	spin_unlock_irqrestore(&wq->lock, flags);
 }
 

@@ -66,7 +66,7 @@ void job_started(struct job *job, int pid)
 	unsigned long flags = spin_lock_irqsave(&jobs_lock);
 
 	if (pid < 0) {
-		list_del(&job->node);
+		list_del_init(&job->node);
 		spin_unlock_irqrestore(&jobs_lock, flags);
 		kfree(job);
 		return;
@@ -145,7 +145,7 @@ static void forget_old(void)
 		if (done <= JOBS_DONE_KEPT)
 			break;
 		if (job->ended && job->reported) {
-			list_del(&job->node);
+			list_del_init(&job->node);
 			list_add(&job->node, &old);
 			done--;
 		}

@@ -128,7 +128,7 @@ void rq_dequeue(struct runqueue *rq, struct rq_entity *e)
 {
 	struct rq_group *g = &rq->groups[e->group];
 
-	list_del(&e->node);
+	list_del_init(&e->node);
 	WRITE_ONCE(g->nr_queued, g->nr_queued - 1);
 	rq->nr_queued--;
 	group_put_if_empty(rq, e->group);
@@ -152,7 +152,7 @@ struct rq_entity *rq_pick_next(struct runqueue *rq)
 	if (!best)
 		return NULL;
 	e = list_first_entry(&best->queue, struct rq_entity, node);
-	list_del(&e->node);
+	list_del_init(&e->node);
 	e->queued = false;
 	WRITE_ONCE(best->nr_queued, best->nr_queued - 1);
 	WRITE_ONCE(best->nr_running, 1);

@@ -64,7 +64,7 @@ bool timer_del(struct timer *timer)
 	arch_spin_lock_checked(&base->lock);
 	pending = !list_empty(&timer->node);
 	if (pending)
-		list_del(&timer->node);
+		list_del_init(&timer->node);
 	arch_spin_unlock_checked(&base->lock);
 	local_irq_restore(flags);
 	return pending;
@@ -87,7 +87,7 @@ void timer_run_expired(void)
 
 		if (timer->expires > now)
 			break;
-		list_del(&timer->node);
+		list_del_init(&timer->node);
 		timer->fn(timer);
 	}
 	arch_spin_unlock_checked(&base->lock);

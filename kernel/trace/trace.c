@@ -8,7 +8,7 @@
  * ring's own lock with interrupts off: the writer is almost always alone,
  * and a reader (cat trace, trace_pipe) takes each ring's lock only to copy
  * one entry out. The lock is a raw one (arch_spin_lock): tracepoints sit
- * under other locks (a counter's, the static-key lock), and recording must
+ * under other locks (the static-key lock, for one), and recording must
  * neither take part in their ordering nor be reported by the lock checker.
  *
  * Timestamps are TSC ticks from trace_init, shown in seconds with
@@ -128,12 +128,6 @@ void trace_init(void)
 	trace_fs_init();
 }
 
-/* On while any event is on: the charge path then runs its traced twin
- * (mm/buddy.c: alloc_pages, free_accounted_pages), the copy with the
- * events' sites in it; the plain one has none. Not an event's key (those
- * are trace_EVENT_key). */
-DEFINE_STATIC_KEY_FALSE(tracepoints_on_key);
-
 int trace_event_enable(enum trace_event_id id, bool on)
 {
 	uint64_t bit = 1ull << id;
@@ -145,10 +139,8 @@ int trace_event_enable(enum trace_event_id id, bool on)
 			return -ENOMEM;
 		trace_events_on |= bit;
 		static_key_slow_inc(trace_events[id].key);
-		static_key_slow_inc(&tracepoints_on_key);
 	} else {
 		trace_events_on &= ~bit;
-		static_key_slow_dec(&tracepoints_on_key);
 		static_key_slow_dec(trace_events[id].key);
 	}
 	return 0;

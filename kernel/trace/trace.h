@@ -84,7 +84,8 @@ void trace_totals(struct trace_totals *t);
 bool trace_next(uint64_t *pos, bool consume, struct trace_entry *out);
 
 /* trace_format - one line of the trace, with its newline:
- *   "            spin-7       [001]    12.345678: mm_page_alloc: order=0 ..." */
+ *   "      spin-7       [001]    12.345678: mm_page_alloc: order=0 ..."
+ * (the task name right-aligned in 16 columns; shortened here). */
 void trace_format(const struct trace_entry *e, char *buf, size_t size);
 
 #endif

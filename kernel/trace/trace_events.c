@@ -5,11 +5,11 @@
  * the key is on) and how it prints (Linux: the TRACE_EVENT definitions in
  * include/trace/events/kmem.h, their TP_fast_assign and TP_printk).
  *
- * A recorder runs in the context of the code it watches - interrupts off,
- * a counter's lock held, in the middle of a page allocation - so it only
- * copies: numbers into arg[], a domain's path into domain[] (the domain may
- * be gone by the time the trace is read). It takes no lock but its CPU's
- * ring's, and allocates nothing.
+ * A recorder runs in the context of the code it watches - interrupts off, in
+ * the middle of a page allocation, or under the static-key lock - so it only
+ * copies: numbers into arg[], a domain's path into domain[] (the domain may be
+ * gone by the time the trace is read). It takes no lock but its CPU's ring's,
+ * and allocates nothing.
  *
  * Where each site is, and the Linux tracepoint it stands for, is listed
  * in README.md, "Watching the charge path".
@@ -28,7 +28,8 @@
 #include "mm/memcg/stock.h"
 #include "mm/page.h"
 
-#define TRACE_DEFINE_KEY(system, name) DEFINE_STATIC_KEY_FALSE(trace_##name##_key);
+#define TRACE_DEFINE_KEY(system, name) \
+	DEFINE_STATIC_KEY_FALSE(trace_##name##_key);
 TRACE_EVENT_LIST(TRACE_DEFINE_KEY)
 #undef TRACE_DEFINE_KEY
 
@@ -119,7 +120,7 @@ static const char *bytes_str(uint64_t v, char *buf, size_t size)
 	if (!e)                                                          \
 		return
 
-/* --- kmem:mm_page_alloc ----------------------------------------------------- */
+/* --- kmem:mm_page_alloc --------------------------------------------------- */
 
 void __trace_mm_page_alloc(struct page *page, unsigned int order, gfp_t gfp)
 {
@@ -140,9 +141,10 @@ static void print_mm_page_alloc(const struct trace_entry *e, char *buf,
 		 pfn_str(e->arg[2], pfn, sizeof(pfn)));
 }
 
-/* --- memcg:memcg_kmem_domain ------------------------------------------------ */
+/* --- memcg:memcg_kmem_domain ---------------------------------------------- */
 
-/* Why nobody pays (memcg_kmem_current_domain's reasons, in its order). */
+/* Why nobody pays (the reasons of memcg_kmem_bypass and memcg_kmem_payer,
+ * mm/memcg/kmem_hooks.h, in their order). */
 enum { PAYS, NOFAIL, INTERRUPT, NO_TASK, SYSTEM_TASK, ROOT, NOT_ACCOUNTED };
 static const char *const why_not[] = {
 	[PAYS] = "", [NOFAIL] = "nofail", [INTERRUPT] = "interrupt",
@@ -206,7 +208,7 @@ static void print_memcg_kmem_domain(const struct trace_entry *e, char *buf,
 			 e->domain);
 }
 
-/* --- memcg:memcg_stock_consume ---------------------------------------------- */
+/* --- memcg:memcg_stock_consume -------------------------------------------- */
 
 void __trace_memcg_stock_consume(struct mem_cgroup *memcg,
 				 unsigned int nr_pages,
@@ -241,7 +243,7 @@ static void print_memcg_stock_consume(const struct trace_entry *e, char *buf,
 		 (unsigned long long)e->arg[2], holds);
 }
 
-/* --- memcg:memcg_stock_refill ----------------------------------------------- */
+/* --- memcg:memcg_stock_refill --------------------------------------------- */
 
 void __trace_memcg_stock_refill(struct mem_cgroup *memcg,
 				unsigned int nr_pages, unsigned int stocked,
@@ -269,7 +271,7 @@ static void print_memcg_stock_refill(const struct trace_entry *e, char *buf,
 		 e->arg[2] < ARRAY_SIZE(from) ? from[e->arg[2]] : "?");
 }
 
-/* --- memcg:memcg_stock_drain ------------------------------------------------ */
+/* --- memcg:memcg_stock_drain ---------------------------------------------- */
 
 enum { DRAIN_SWITCH, DRAIN_OVER_LIMIT, DRAIN_DYING, DRAIN_STOCK_OFF,
        DRAIN_OVER_THRESHOLD };
@@ -330,7 +332,7 @@ static void print_memcg_stock_drain(const struct trace_entry *e, char *buf,
 		 why < ARRAY_SIZE(drain_why) ? drain_why[why] : "?");
 }
 
-/* --- memcg:res_counter_charge ------------------------------------------------- */
+/* --- memcg:res_counter_charge --------------------------------------------- */
 
 void __trace_res_counter_charge(struct res_counter *counter, long long val,
 				int ret)
@@ -367,7 +369,7 @@ static void print_res_counter_charge(const struct trace_entry *e, char *buf,
 				  "REFUSED");
 }
 
-/* --- memcg:memcg_kmem_commit, memcg:memcg_kmem_uncharge ---------------------- */
+/* --- memcg:memcg_kmem_commit, memcg:memcg_kmem_uncharge ------------------- */
 
 static void record_page(enum trace_event_id id, struct page *page,
 			struct mem_cgroup *memcg, int order)
@@ -507,7 +509,7 @@ static void print_page(const struct trace_entry *e, char *buf, size_t size)
 			 pfn_str(e->arg[0], pfn, sizeof(pfn)));
 }
 
-/* --- task:task_fork_refused ------------------------------------------------- */
+/* --- task:task_fork_refused ----------------------------------------------- */
 
 void __trace_task_fork_refused(struct mem_cgroup *memcg, int err)
 {
@@ -526,7 +528,7 @@ static void print_task_fork_refused(const struct trace_entry *e, char *buf,
 		 errno_name((int)e->arg[0]));
 }
 
-/* --- memcg:memcg_domain_dying, memcg:memcg_domain_free ------------------------ */
+/* --- memcg:memcg_domain_dying, memcg:memcg_domain_free -------------------- */
 
 static void record_domain(enum trace_event_id id, struct mem_cgroup *memcg)
 {
@@ -558,7 +560,7 @@ static void print_domain(const struct trace_entry *e, char *buf, size_t size)
 		 (unsigned long long)e->arg[1]);
 }
 
-/* --- static_key:static_key_patch ---------------------------------------------- */
+/* --- static_key:static_key_patch ------------------------------------------ */
 
 void __trace_static_key_patch(struct static_key *key, bool enable)
 {
@@ -579,7 +581,7 @@ static void print_static_key_patch(const struct trace_entry *e, char *buf,
 		 (unsigned long long)e->arg[1], e->arg[0] ? "jmp" : "nop");
 }
 
-/* --- the table ------------------------------------------------------------- */
+/* --- the table ------------------------------------------------------------ */
 
 #define EV(sys, ev, printer) \
 	[TRACE_##ev] = {#sys, #ev, &trace_##ev##_key, printer}

@@ -63,14 +63,10 @@ enum trace_event_id { TRACE_EVENT_LIST(TRACE_EVENT_ID) NR_TRACE_EVENTS };
 
 #if defined(CONFIG_TRACEPOINTS) && defined(TALLY_KERNEL)
 
-#define TRACE_EVENT_KEY(system, name) extern struct static_key trace_##name##_key;
+#define TRACE_EVENT_KEY(system, name) \
+	extern struct static_key trace_##name##_key;
 TRACE_EVENT_LIST(TRACE_EVENT_KEY)
 #undef TRACE_EVENT_KEY
-
-/* tracepoints_on_key - on while any event is: a path compiled twice, with
- * and without its sites (the charge path, mm/buddy.c), runs the traced
- * twin then, and the plain one, which passes no site at all, else. */
-extern struct static_key tracepoints_on_key;
 
 /*
  * The call, when the event is on: not a C call but `call __fn_thunk` from
@@ -81,10 +77,8 @@ extern struct static_key tracepoints_on_key;
  * compiler, the site changes no register: a function with a tracepoint
  * needs no stack frame and no saved register it did not need before, and
  * the site costs what it should while the event is off - the 5-byte NOP
- * and nothing else. (A plain C call in the unlikely branch made small leaf
- * functions such as consume_stock set up a frame on every call: 5% more
- * instructions in page_order0_accounted.) Linux reaches the same end with
- * its static calls and register-saving thunks.
+ * and nothing else (docs/performance-notes.md). Linux reaches the same
+ * end with its static calls and register-saving thunks.
  */
 #define __TR_REG(reg, v) \
 	register uintptr_t __tr_##reg __asm__(#reg) = (uintptr_t)(v)
@@ -233,24 +227,22 @@ TRACEPOINT(memcg_kmem_commit, trace_memcg_kmem_commit,
  * (trace_memcg_kmem_stock_free, trace_memcg_kmem_uncharge_slow below). */
 
 /*
- * The sites that several events share: on the paths that every accounted
- * page takes, one NOP each rather than one per event, so that the events
- * compiled in cost under 1% of a page's instructions while they are off
- * (each NOP is an instruction; the stock hit is about 270). The recorder
+ * The sites that several events share: on the paths that every charged
+ * page takes, one NOP each rather than one per event. The recorder
  * records each event of the site that is on, in the order the path
  * meets them.
  *
- * trace_mm_page_alloc_unaccounted - alloc_pages_raw returns: nobody pays
- * for the page. mm_page_alloc; and memcg_kmem_domain (pays=nobody, and
- * why) if the allocation asked to be accounted while the kmem key is on
- * - the root's allocations, which alloc_pages sends here.
+ * trace_mm_page_alloc_unaccounted - alloc_pages_uncharged returns: nobody pays
+ * for the page. mm_page_alloc; and memcg_kmem_domain (pays=nobody, and why) if
+ * the allocation asked to be accounted while the kmem key is on - the root's
+ * allocations, which alloc_pages sends here.
  */
 TRACEPOINT_SHARED(trace_mm_page_alloc_unaccounted,
 		  (&trace_mm_page_alloc_key, &trace_memcg_kmem_domain_key),
 		  (struct page *page, unsigned int order, gfp_t gfp),
 		  (page, order, gfp))
 
-/* trace_memcg_kmem_stock_alloc - alloc_pages_accounted returns a page
+/* trace_memcg_kmem_stock_alloc - a charged allocation returns a page
  * whose charge this CPU's stock served: memcg_kmem_domain,
  * memcg_stock_consume (hit), memcg_kmem_commit, mm_page_alloc. */
 TRACEPOINT_SHARED(trace_memcg_kmem_stock_alloc,
@@ -263,20 +255,22 @@ TRACEPOINT_SHARED(trace_memcg_kmem_stock_alloc,
 /* trace_memcg_kmem_stock_free - a freed page's charge went back to this
  * CPU's stock: memcg_kmem_uncharge, memcg_stock_refill (from=freed_page). */
 TRACEPOINT_SHARED(trace_memcg_kmem_stock_free,
-		  (&trace_memcg_kmem_uncharge_key, &trace_memcg_stock_refill_key),
+		  (&trace_memcg_kmem_uncharge_key,
+		   &trace_memcg_stock_refill_key),
 		  (struct page *page, struct mem_cgroup *memcg, int order),
 		  (page, memcg, order))
 
-/* trace_memcg_kmem_stock_miss - memcg_kmem_new_page: this CPU's stock
+/* trace_memcg_kmem_stock_miss - __memcg_kmem_charge_local: this CPU's stock
  * did not hold the charge (the counters are charged next):
  * memcg_kmem_domain, memcg_stock_consume (miss). */
 TRACEPOINT_SHARED(trace_memcg_kmem_stock_miss,
-		  (&trace_memcg_kmem_domain_key, &trace_memcg_stock_consume_key),
+		  (&trace_memcg_kmem_domain_key,
+		   &trace_memcg_stock_consume_key),
 		  (gfp_t gfp, int order, struct mem_cgroup *memcg,
 		   struct memcg_stock_pcp *stock),
 		  (gfp, order, memcg, stock))
 
-/* trace_memcg_kmem_charged_alloc - alloc_pages_accounted returns the page
+/* trace_memcg_kmem_charged_alloc - a charged allocation returns the page
  * of a charge the stock did not serve (handle: the domain charged, or
  * NULL for nobody): memcg_kmem_commit, mm_page_alloc. */
 TRACEPOINT_SHARED(trace_memcg_kmem_charged_alloc,
@@ -289,7 +283,8 @@ TRACEPOINT_SHARED(trace_memcg_kmem_charged_alloc,
  * take (why: enum stock_return, mm/memcg/stock.h): memcg_kmem_uncharge,
  * and memcg_stock_drain (over_threshold) if the stock was full. */
 TRACEPOINT_SHARED(trace_memcg_kmem_uncharge_slow,
-		  (&trace_memcg_kmem_uncharge_key, &trace_memcg_stock_drain_key),
+		  (&trace_memcg_kmem_uncharge_key,
+		   &trace_memcg_stock_drain_key),
 		  (struct mem_cgroup *memcg, unsigned long nr_pages,
 		   struct page *page, int why),
 		  (memcg, nr_pages, page, why))

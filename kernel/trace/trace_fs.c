@@ -27,7 +27,7 @@
 #include "kernel/trace/trace.h"
 #include "kernel/trace/trace_set_event.h"
 
-/* --- available_events, set_event --------------------------------------------- */
+/* --- available_events, set_event ------------------------------------------ */
 
 /* list_events - "system:name" lines of the events in mask into buf. */
 static int list_events(uint64_t mask, char *buf, size_t size)
@@ -106,7 +106,7 @@ static int tracing_on_write(struct ctl_node *file, const char *value)
 	return 0;
 }
 
-/* --- trace ----------------------------------------------------------------- */
+/* --- trace ---------------------------------------------------------------- */
 
 /* One reader at a time: show handlers run under the control tree's lock. */
 static uint64_t show_pos[NR_CPUS];
@@ -152,7 +152,7 @@ static int trace_write(struct ctl_node *file, const char *value)
 	return 0;
 }
 
-/* --- the directory ---------------------------------------------------------- */
+/* --- the directory -------------------------------------------------------- */
 
 static const struct ctl_ops available_events_ops = {
 	.read = available_events_read};

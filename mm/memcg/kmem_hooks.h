@@ -1,34 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * mm/memcg/kmem_hooks.h - the page allocator's hooks of kernel-memory
- * accounting (SPEC 1: memcg_kmem_new_page, memcg_kmem_commit_page, and the
- * third, memcg_kmem_uncharge_page, that SPEC 1 calls memcg_kmem_free_page;
- * Linux 2012: memcg_kmem_newpage_charge, memcg_kmem_commit_charge,
- * memcg_kmem_uncharge_pages), and the active domain that they consult.
+ * accounting (docs/interface.md: memcg_kmem_new_page,
+ * memcg_kmem_commit_page, memcg_kmem_free_page; Linux 2012:
+ * memcg_kmem_newpage_charge, memcg_kmem_commit_charge,
+ * memcg_kmem_uncharge_pages), and who pays (memcg_kmem_payer).
  *
- * alloc_pages() tests the static key memcg_kmem_enabled_key and
- * __GFP_KMEMCG; only then does it call, in this order:
+ * A charge is a receipt (struct kmem_charge): taken before the pages are
+ * allocated, then committed to the page (memcg_kmem_commit_page) or, if
+ * no page came, cancelled (memcg_kmem_cancel_charge). The receipt names
+ * the domain charged: the task may move to another domain in between,
+ * and the page belongs to the domain that paid.
  *
- *   struct mem_cgroup *handle;
- *   if (!memcg_kmem_new_page(gfp, &handle, order))
- *           return NULL;                 // the domain is over its limit
- *   page = <take 2^order pages from the buddy allocator>;
- *   memcg_kmem_commit_page(page, handle, order);  // page may be NULL
- *
- * and free_accounted_pages() gives a page with PG_kmemcg back with its
- * charge: the hook memcg_kmem_uncharge_page in two halves, one inside the
- * allocator's interrupts-off section (__memcg_kmem_uncharge_page, below)
- * and one after (memcg_kmem_uncharge_page_declined). In the kernel the
- * allocator does this inline, on the common path, in plain and traced
- * twins (mm/buddy.c). The whole call tree, down to the counters:
- * mm/memcg/memcg_charge.c.
- *
- * The handle carries the charged domain from new_page to commit_page: the
- * task may be moved to another domain in between, and the page must belong
- * to the domain that was charged.
- *
- * With the key off (no kmem limit anywhere) the only trace of all this in
- * alloc_pages is a 5-byte NOP.
+ * The page allocator (mm/page_alloc_charged.c) takes a charge in two
+ * steps: first __memcg_kmem_charge_local, in its own interrupts-off
+ * section that also takes the page from this CPU's list; if that could
+ * not charge, memcg_kmem_charge, with interrupts on. The whole call tree,
+ * down to the counters: mm/memcg/memcg_charge.c.
  */
 #ifndef MM_KMEM_HOOKS_H
 #define MM_KMEM_HOOKS_H
@@ -70,264 +58,157 @@ static inline struct mem_cgroup *set_active_memcg(struct mem_cgroup *memcg)
 	return old;
 }
 
-/* memcg_kmem_current_domain - the domain that pays for a kernel allocation
- * by the current task, with a reference (mem_cgroup_put it); NULL if
- * nobody does: __GFP_NOFAIL, interrupt context, no task, system tasks (with
- * no active domain), the root, a domain without a kmem limit on or above
- * it. Used by the slab's child caches (mm/memcg/memcg_slab.c); the page
- * hook makes the same decision without taking a reference. */
-struct mem_cgroup *memcg_kmem_current_domain(gfp_t gfp);
-
-/* __memcg_kmem_new_page_slow - the charge the stock could not serve,
- * entered with interrupts off (flags: as saved). Returns 0 if charged, 1
- * if memcg is not accounted, -ENOMEM if refused. */
-int __memcg_kmem_new_page_slow(gfp_t gfp, int order, struct mem_cgroup *memcg,
-			       unsigned long flags);
-void __memcg_kmem_cancel_page(struct mem_cgroup *handle, int order);
-
 /*
- * memcg_kmem_task_domain - the domain a kernel allocation by task would
- * be charged to: its active domain, else its own. Read by alloc_pages
- * before anything else, with no interrupt save, to send the root's
- * allocations (nobody pays) away at once: the domain is only compared,
- * never dereferenced, until a stock that holds charge for it says it is
- * alive (__memcg_kmem_new_page).
+ * memcg_kmem_payer - who pays for a kernel allocation by task: the domain
+ * set with set_active_memcg, else the task's own (system tasks live in
+ * the root: mem_cgroup_move_task moves none of them elsewhere). The
+ * kernel asks only once the kmem key is on, when every CPU runs a task;
+ * host tests run without one: NULL. The answer may be the root or a domain
+ * without a kmem limit: nobody is charged then. The pointer may only be
+ * compared; to read the domain, hold interrupts off (a task is moved only
+ * after every CPU took an IPI) or a reference. The one place the decision
+ * is made: the page hooks, the slab and the tracer use it.
  */
-static inline struct mem_cgroup *memcg_kmem_task_domain(struct task *task)
+static inline struct mem_cgroup *memcg_kmem_payer(struct task *task)
 {
-	struct mem_cgroup *memcg = READ_ONCE(task->active_memcg);
+	struct mem_cgroup *memcg;
 
+#ifdef TALLY_HOST
+	if (!task)
+		return NULL;
+#endif
+	memcg = READ_ONCE(task->active_memcg);
 	if (!memcg)
 		memcg = READ_ONCE(task->memcg);
 	return memcg;
 }
 
-/* What memcg_kmem_new_page did. */
-enum memcg_kmem_charge {
-	MEMCG_KMEM_REFUSED = 0,  /* over a limit: the allocation must fail */
-	MEMCG_KMEM_CHARGED,      /* charged to the counters - or to nobody,
-				  * if *handle is NULL */
-	MEMCG_KMEM_FROM_STOCK,   /* served by this CPU's stock: the common
-				  * case, whose events the caller records */
-	MEMCG_KMEM_CHARGED_IRQS_OFF,  /* charged to the counters, exactly,
-				       * with interrupts still off */
+/* memcg_kmem_bypass - the allocations nobody pays for whoever asks
+ * (docs/interface.md): __GFP_NOFAIL (they may not be refused) and those
+ * of interrupt context (the interrupted task is not the one asking). */
+static inline bool memcg_kmem_bypass(gfp_t gfp)
+{
+	return (gfp & __GFP_NOFAIL) || in_interrupt();
+}
+
+/**
+ * memcg_kmem_get_payer - who pays for the current task's allocation, with
+ * references on it.
+ * @gfp:     the allocation's flags
+ * @nr_refs: references to take (one per page the caller will charge)
+ *
+ * Returns NULL if nobody pays (memcg_kmem_bypass, the root, a domain
+ * without a kmem limit). Used by the slab's child caches
+ * (mm/memcg/memcg_slab.c) and by memcg_kmem_charge.
+ */
+struct mem_cgroup *memcg_kmem_get_payer(gfp_t gfp, unsigned int nr_refs);
+
+/* The receipt of a charge: who was charged, and where the charge came
+ * from (the events of the commit depend on it). */
+enum kmem_charge_from {
+	KMEM_CHARGE_NOBODY,    /* nothing charged: memcg is NULL */
+	KMEM_CHARGE_STOCK,     /* taken from this CPU's stock */
+	KMEM_CHARGE_COUNTERS,  /* charged to the counters */
+	KMEM_CHARGE_REFUSED,   /* over a limit: the allocation must fail */
 };
 
-/*
- * memcg_kmem_new_page - charge 2^order pages to the current task's domain
- * (or its active one), before they are allocated. alloc_pages calls it
- * only for __GFP_KMEMCG, with the static key on, and not for a task whose
- * domain is the root (memcg_kmem_task_domain).
- * @gfp:    the allocation's flags
- * @handle: set to the charged domain, or NULL if nothing was charged
- * @order:  the allocation's order
+struct kmem_charge {
+	struct mem_cgroup *memcg;  /* the domain charged, or NULL */
+	enum kmem_charge_from from;
+};
+
+/**
+ * __memcg_kmem_charge_local - charge 2^order pages without leaving this
+ * CPU, interrupts off (the caller's section, which may take the page
+ * from this CPU's list too).
+ * @memcg: who pays, as read before the section (memcg_kmem_payer)
+ * @order: the allocation's order
+ * @gfp:   its flags (for the events)
  *
- * Inline, the common case: interrupts off, take the pages from this
- * CPU's stock. Anything else reads the domain again and goes to
- * __memcg_kmem_new_page_slow, with interrupts still off: interrupts off
- * is what keeps the domain alive meanwhile - a task is moved to another
- * domain only after every CPU has taken an IPI (mem_cgroup_move_task),
- * that is, has left such a section; once taken, the charge holds it (one
- * reference per page).
+ * From this CPU's stock if it holds kernel charge for @memcg; else, if
+ * no stock is in use for kernel charge, exactly, to the counters (they
+ * are lock-free), with the references the pages will hold. On a miss the
+ * domain is read again, in the section, before it is dereferenced.
  *
- * A stock hit records no event here: its four (memcg_kmem_domain,
- * memcg_stock_consume, memcg_kmem_commit, mm_page_alloc) share one site
- * at the end of alloc_pages_accounted (trace_memcg_kmem_stock_alloc),
- * so that the hit passes one NOP, not four. Every other outcome records
- * its events here, as it happens.
- *
- * __memcg_kmem_new_page takes the current task, and the domain it read
- * (memcg_kmem_task_domain), from a caller that has them already
- * (alloc_pages), and on a stock hit, or an exact charge of the counters
- * (MEMCG_KMEM_CHARGED_IRQS_OFF), returns with interrupts still off
- * (*irq_flags: what to restore): alloc_pages_accounted takes the page
- * from this CPU's list in the same section. memcg_kmem_new_page, the hook
- * as SPEC 1 names it, restores them at once. The domain was read before
- * the section: a stock that holds charge for it holds references on it,
- * so a hit is safe; on a miss it is read again, in the section, before
- * it is used.
- *
- * traced: the twin that records its events (alloc_pages picks it while
- * any event is on); the plain one passes no tracepoint site at all.
- *
- * Returns MEMCG_KMEM_REFUSED (0) if the charge was refused.
+ * Returns the receipt; KMEM_CHARGE_NOBODY (memcg NULL) if the charge is
+ * left to memcg_kmem_charge (a batch for the stock, a refusal, or nobody
+ * pays).
  */
-static __attribute__((always_inline)) inline enum memcg_kmem_charge
-__memcg_kmem_new_page(gfp_t gfp, struct mem_cgroup **handle, int order,
-		      struct task *task, struct mem_cgroup *memcg,
-		      unsigned long *irq_flags, bool traced)
+static __attribute__((always_inline)) inline struct kmem_charge
+__memcg_kmem_charge_local(struct mem_cgroup *memcg, unsigned int order,
+			  gfp_t gfp)
 {
-	struct memcg_stock_pcp *stock;
-	unsigned long flags;
-	int ret;
+	struct memcg_stock_pcp *stock = this_cpu_stock();
+	unsigned int nr_pages = 1u << order;
+	int64_t bytes = (int64_t)PAGE_SIZE << order;
 
-	*handle = NULL;
-	/* SPEC 1's exceptions: __GFP_NOFAIL (may not be refused) and
-	 * interrupt context (the interrupted task is not the one asking).
-	 * System tasks need no test: they live in the root, which
-	 * alloc_pages has sent away (mem_cgroup_move_task refuses to move
-	 * one elsewhere). */
-	if (unlikely((gfp & __GFP_NOFAIL) || in_interrupt())) {
-		if (traced)
-			trace_memcg_kmem_domain(gfp, order, NULL);  /* nobody */
-		return MEMCG_KMEM_CHARGED;
-	}
-	flags = local_irq_save();
-	/* A stock holds kernel charge only for an accounted domain (a
-	 * domain that stops being accounted has its stocks drained), so a
-	 * hit needs no accounted test; the slow path makes it. */
-	stock = this_cpu_stock();
-	if (likely(__stock_take(stock, memcg, 1u << order, true))) {
-		*irq_flags = flags;  /* the caller restores them */
-		*handle = memcg;
-		return MEMCG_KMEM_FROM_STOCK;
-	}
-	memcg = memcg_kmem_task_domain(task);  /* again, in the section */
-	/* Who pays (the recorder tests whether memcg is accounted, as the
-	 * slow path does next), and the miss: one site for both. */
-	if (traced)
-		trace_memcg_kmem_stock_miss(gfp, order, memcg, stock);
-	/* No stock to fill (stocks off, or not for kernel charge): the
-	 * exact charge of an accounted domain, inline. It is lock-free and
-	 * calls nothing, so interrupts stay off, and the page comes from
-	 * this CPU's list in the same section, as on a stock hit
-	 * (MEMCG_KMEM_CHARGED_IRQS_OFF). A refusal turns them back on
-	 * first: it may drain and reclaim (charge_kmem_pages_refused). */
-	if (likely(memcg && memcg_kmem_is_accounted(memcg) &&
-		   !memcg_stock_takes_kmem(1u << order))) {
-		int64_t bytes = (int64_t)PAGE_SIZE << order;
-		struct res_counter *refused;
-
-		/* The references the pages will hold, first: they keep the
-		 * domain alive while the counters are charged. */
-		mem_cgroup_get_many(memcg, 1u << order);
-		refused = __res_counter_try_charge_two(&memcg->res,
-						       &memcg->kmem, bytes);
-		if (likely(!refused)) {
-			if (traced)
-				trace_res_counter_charge_two(&memcg->res,
-							     &memcg->kmem,
-							     bytes);
-			*handle = memcg;
-			*irq_flags = flags;  /* the caller restores them */
-			return MEMCG_KMEM_CHARGED_IRQS_OFF;
-		}
-		local_irq_restore(flags);
-		if (charge_kmem_pages_refused(memcg, gfp, bytes, refused))
-			return MEMCG_KMEM_REFUSED;
-		*handle = memcg;
-		return MEMCG_KMEM_CHARGED;
-	}
-	/* A batch for the stock (once per CHARGE_BATCH pages), or a domain
-	 * nobody charges: the slow path, out of line, with its own
-	 * tracepoint sites. */
-	ret = __memcg_kmem_new_page_slow(gfp, order, memcg, flags);
-	if (ret < 0)
-		return MEMCG_KMEM_REFUSED;
-	if (ret == 0)
-		*handle = memcg;
-	return MEMCG_KMEM_CHARGED;
+	/* A stock holds kernel charge only for an accounted domain, and
+	 * references on it: a hit needs no other test. */
+	if (likely(__stock_take(stock, memcg, nr_pages, true)))
+		return (struct kmem_charge){memcg, KMEM_CHARGE_STOCK};
+	memcg = memcg_kmem_payer(current);
+	trace_memcg_kmem_stock_miss(gfp, (int)order, memcg, stock);
+	if (!memcg || !memcg_kmem_is_accounted(memcg) ||
+	    memcg_stock_takes_kmem(nr_pages))
+		return (struct kmem_charge){NULL, KMEM_CHARGE_NOBODY};
+	/* Interrupts off keep the domain alive until the references the
+	 * pages will hold are taken; a refusal has nothing to undo, and
+	 * memcg_kmem_charge makes it again the long way (draining,
+	 * reclaim, a refusal counted). */
+	if (unlikely(__res_counter_try_charge_two(&memcg->res, &memcg->kmem,
+						  bytes)))
+		return (struct kmem_charge){NULL, KMEM_CHARGE_NOBODY};
+	mem_cgroup_get_many(memcg, nr_pages);
+	trace_res_counter_charge_two(&memcg->res, &memcg->kmem, bytes);
+	return (struct kmem_charge){memcg, KMEM_CHARGE_COUNTERS};
 }
 
-/* memcg_kmem_page_domain - the domain a page with PG_kmemcg is charged
- * to; a page with the flag and no domain is a bug: panic
- * (memcg_kmem_page_no_domain, out of line: the free path keeps nothing
- * for the panic's message). */
-_Noreturn void memcg_kmem_page_no_domain(struct page *page);
-
-static inline struct mem_cgroup *memcg_kmem_page_domain(struct page *page)
-{
-	struct mem_cgroup *memcg = page->memcg;
-
-	if (unlikely(!memcg))
-		memcg_kmem_page_no_domain(page);
-	return memcg;
-}
-
-static inline enum memcg_kmem_charge
-memcg_kmem_new_page(gfp_t gfp, struct mem_cgroup **handle, int order)
-{
-	struct task *task = current;
-	unsigned long flags;
-	enum memcg_kmem_charge how;
-
-	how = __memcg_kmem_new_page(gfp, handle, order, task,
-				    memcg_kmem_task_domain(task), &flags, true);
-
-	if (how >= MEMCG_KMEM_FROM_STOCK)  /* interrupts still off */
-		local_irq_restore(flags);
-	return how;
-}
+/**
+ * memcg_kmem_charge - charge 2^order pages of the current task's
+ * allocation to the counters, interrupts on: a batch if this CPU's stock
+ * takes kernel charge (the surplus goes to it), else exactly.
+ * @gfp:   the allocation's flags
+ * @order: its order
+ *
+ * Returns the receipt: KMEM_CHARGE_COUNTERS, KMEM_CHARGE_NOBODY (nobody
+ * pays), or KMEM_CHARGE_REFUSED (over a limit, after draining and
+ * reclaim).
+ */
+struct kmem_charge memcg_kmem_charge(gfp_t gfp, unsigned int order);
 
 /*
- * __memcg_kmem_commit_page - the page now owns the charge (and its
- * references): record the domain in it. No page (the allocation failed):
- * give the charge back. memcg_kmem_commit_page records the event too.
+ * memcg_kmem_commit_charge - the page takes the receipt's charge and
+ * references: its domain is recorded in it (PG_kmemcg).
+ * memcg_kmem_cancel_charge - no page came: the charge is given back.
  */
-static inline void __memcg_kmem_commit_page(struct page *page,
-					    struct mem_cgroup *handle,
-					    int order)
+static inline void memcg_kmem_commit_charge(struct page *page,
+					    struct kmem_charge charge)
 {
-	if (unlikely(!page)) {
-		__memcg_kmem_cancel_page(handle, order);
-		return;
+	if (charge.memcg) {
+		page->memcg = charge.memcg;
+		page->flags |= PG_kmemcg;
 	}
-	page->memcg = handle;
-	page->flags |= PG_kmemcg;
 }
 
-static inline void memcg_kmem_commit_page(struct page *page,
-					  struct mem_cgroup *handle, int order)
-{
-	if (!handle)
-		return;
-	trace_memcg_kmem_commit(page, handle, order);
-	__memcg_kmem_commit_page(page, handle, order);
-}
-
-/* __memcg_kmem_uncharge_page_slow - the charge of a freed page that this
- * CPU's stock did not take back (why: not cached, or full): recorded, and
- * given back to the counters. */
-void __memcg_kmem_uncharge_page_slow(struct mem_cgroup *memcg,
-				     unsigned long nr_pages, struct page *page,
-				     enum stock_return why);
+void memcg_kmem_cancel_charge(struct kmem_charge charge, unsigned int order);
 
 /*
- * The third hook, memcg_kmem_uncharge_page (SPEC 1's memcg_kmem_free_page),
- * in the two halves free_accounted_pages calls for a page with PG_kmemcg
- * (mm/buddy.c):
- *
- * __memcg_kmem_uncharge_page - with interrupts off, in the same section
- * as the page's return to this CPU's list: the charge goes back to this
- * CPU's stock if the stock caches the page's domain and has room (nothing
- * shared is written). Returns what the stock did.
+ * memcg_kmem_new_page, memcg_kmem_commit_page - the hooks as
+ * docs/interface.md names them, for callers that charge before they
+ * allocate (the slab's child caches, the tests). new_page returns false
+ * if the charge was refused; *handle is the domain charged, or NULL.
+ * commit_page with page NULL gives the charge back.
  */
-static inline enum stock_return
-__memcg_kmem_uncharge_page(struct mem_cgroup *memcg, unsigned int nr_pages)
-{
-	return __stock_return_kmem(this_cpu_stock(), memcg, nr_pages);
-}
+bool memcg_kmem_new_page(gfp_t gfp, struct mem_cgroup **handle, int order);
+void memcg_kmem_commit_page(struct page *page, struct mem_cgroup *handle,
+			    int order);
 
-/*
- * memcg_kmem_uncharge_page_declined - the other half, once the page is
- * free: a charge the stock declined (why) goes to the counters. Only the
- * traced twin (traced: see mm/buddy.c, free_charged_page) records the
- * uncharge and why, by way of __memcg_kmem_uncharge_page_slow; the plain
- * twin has no site at all (the stock's return is recorded by the traced
- * caller: trace_memcg_kmem_stock_free). PG_kmemcg and page->memcg were
- * reset by the allocator with the rest of the page's state
- * (free_reset): the one place they are cleared. The page is free by now:
- * page is only named (its pfn), never read.
- */
-static __attribute__((always_inline)) inline void
-memcg_kmem_uncharge_page_declined(struct page *page, struct mem_cgroup *memcg,
-				  int order, enum stock_return why,
-				  bool traced)
-{
-	if (traced)
-		__memcg_kmem_uncharge_page_slow(memcg, 1u << order, page, why);
-	else
-		memcg_uncharge_kmem_counters(memcg, 1u << order);
-}
+/* memcg_kmem_uncharge_page - the third hook (docs/interface.md:
+ * memcg_kmem_free_page) for a charge the stock did not take back (why):
+ * recorded, and given back to the counters with its references. The page
+ * is free by now: it is only named (its pfn), never read. */
+void memcg_kmem_uncharge_page(struct mem_cgroup *memcg,
+			      unsigned long nr_pages, struct page *page,
+			      enum stock_return why);
 
 #endif

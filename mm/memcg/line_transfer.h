@@ -16,10 +16,9 @@
  * Counting is always compiled in, but off: line_write() is a 5-byte NOP
  * behind the static key line_transfer_key (listed in /proc/static_keys)
  * until a benchmark takes it with line_transfer_count_start(), for its
- * measured runs only. So the page benchmarks, and every charge of a
- * system not being measured, pay one NOP per shared write rather than a
- * load of the CPU number and a compare (six per accounted page without
- * a stock, 24 instructions). Writes made while the key is off are not
+ * measured runs only: a charge not being measured passes one NOP per
+ * shared write (docs/performance-notes.md). Writes made while the key is
+ * off are not
  * counted; the line's last writer is then stale, which costs at most one
  * miscounted transfer per line when counting starts.
  */
@@ -47,7 +46,8 @@ line_write(struct line_owner *owner)
 		unsigned int me = smp_processor_id() + 1;
 
 		if (__atomic_load_n(&owner->last_cpu, __ATOMIC_RELAXED) != me) {
-			__atomic_store_n(&owner->last_cpu, me, __ATOMIC_RELAXED);
+			__atomic_store_n(&owner->last_cpu, me,
+					 __ATOMIC_RELAXED);
 			__atomic_add_fetch(&owner->transfers, 1,
 					   __ATOMIC_RELAXED);
 		}

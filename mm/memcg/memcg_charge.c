@@ -2,94 +2,43 @@
 /*
  * mm/memcg/memcg_charge.c - charging domains for pages (Linux 2012:
  * __mem_cgroup_try_charge, mem_cgroup_do_charge, memcg_charge_kmem in
- * mm/memcontrol.c).
+ * mm/memcontrol.c), and the map of the kernel-memory charge path.
  *
- * THE MAP OF THE CHARGE PATH. This is the one call tree from the page
- * allocator to the counters; other files point here.
+ * THE MAP: who calls what, from the page allocator to the counters. Each
+ * line that names functions ends with the file that defines them ("here":
+ * this file); tests/tree/charge_map.t checks that they are there.
+ * MAP BEGIN
+ * alloc_pages()                                          mm/page_alloc.c
+ *   nobody pays (key off, root...): alloc_pages_uncharged() mm/page_alloc.c
+ *   who pays: memcg_kmem_payer(), memcg_kmem_bypass() mm/memcg/kmem_hooks.h
+ *   one page: alloc_page_charged()               mm/page_alloc_charged.c
+ *     irqs off: __memcg_kmem_charge_local()        mm/memcg/kmem_hooks.h
+ *       the stock hit: __stock_take()                   mm/memcg/stock.h
+ *       no stock: __res_counter_try_charge_two()  mm/memcg/res_counter.h
+ *     a page from this CPU's list: __pcp_try_alloc_page()      mm/pcp.h
+ *     irqs on; the page takes the receipt:       mm/memcg/kmem_hooks.h
+ *       memcg_kmem_commit_charge()                 mm/memcg/kmem_hooks.h
+ *   more pages: alloc_pages_charged()            mm/page_alloc_charged.c
+ *     (the same, with the pages from the buddy allocator)
+ *   the rest of both: alloc_pages_with_charge()  mm/page_alloc_charged.c
+ *     memcg_kmem_charge(), memcg_kmem_get_payer()  mm/memcg/kmem_hooks.c
+ *       memcg_charge_kmem_counters()                                here
+ *         a batch: charge_kmem_batch()                              here
+ *           the surplus to this CPU's stock: refill_stock() mm/memcg/stock.c
+ *         exactly: charge_kmem_pages()                              here
+ *         refused: charge_kmem_pages_refused(), charge_kmem_refused() here
+ *           mem_cgroup_try_charge(), charge_kmem_exact()            here
+ *           (the long way: draining stocks, reclaim, failcnt)
+ *     no page: memcg_kmem_cancel_charge()          mm/memcg/kmem_hooks.c
  *
- *   alloc_pages(gfp, order)                                   mm/buddy.c
- *     [the kmem key's site, a NOP while it is off: the raw allocator,
- *      alloc_pages_raw, nothing else; the same for no __GFP_KMEMCG, or a
- *      task of the root (memcg_kmem_task_domain, a pointer compare, no
- *      irq save)]
- *     the site's jump picks the twin (memcg_kmem_path): the plain one,
- *     with no tracepoint site, or while any event is on the traced one,
- *     alloc_pages_accounted_traced. Plain: alloc_page_accounted(gfp,
- *     task, memcg) (order 0), or alloc_pages_accounted(gfp, order, task,
- *     memcg): one inline body, __alloc_pages_accounted      mm/buddy.c
- *       __memcg_kmem_new_page(gfp, &handle, order, task, memcg, ...)
- *                                                             mm/memcg/kmem_hooks.h
- *         __GFP_NOFAIL, interrupt context: not charged        (no irq save)
- *         irqs off; __stock_take(stock, memcg, n, kmem): a hit mm/memcg/stock.h
- *           returns with irqs still off: an order-0 page is
- *           taken from this CPU's list (__pcp_alloc_page,
- *           mm/pcp.h) in the same section; irqs back on
- *         a miss: the domain read again (active, or the task's)
- *         no stock to fill (stocks off): the exact charge, inline
- *           mem_cgroup_get_many(memcg, n)                     mm/memcg/memcontrol.h
- *           __res_counter_try_charge_two(res, kmem, n)        mm/memcg/res_counter.h
- *           irqs still off: the page from this CPU's list in
- *           the same section, as on a hit
- *           refused: irqs on, charge_kmem_pages_refused()     here (below)
- *         else __memcg_kmem_new_page_slow()                   mm/memcg/kmem_hooks.c
- *           not accounted: done; else mem_cgroup_get_many(memcg, n)
- *           memcg_charge_kmem_counters(memcg, gfp, n)         here
- *             stock on: charge_kmem_batch(memcg, gfp, n)      here
- *               res_counter_charge_two(res, kmem, 32 pages)   mm/memcg/res_counter.h
- *               mem_cgroup_get_many(memcg, 32 - n)            mm/memcg/memcontrol.h
- *               refill_stock(memcg, 32 - n, kmem)             mm/memcg/stock.c
- *               (the batch does not fit: charge_kmem_pages)
- *             else charge_kmem_pages(memcg, gfp, n)           here
- *               __res_counter_try_charge_two(res, kmem, n)    mm/memcg/res_counter.h
- *               refused: charge_kmem_pages_refused()          here
- *                 res_counter_charge_two_refused: roll back   mm/memcg/res_counter.c
- *                 charge_kmem_refused(): (refused: put the refs)
- *                 res_counter_charge_quiet(res, n pages), or if
- *                 that does not fit, mem_cgroup_try_charge    (res)
- *                   consume_stock(memcg, n, res)              mm/memcg/stock.c
- *                   mem_cgroup_do_charge: batch, exact; drain; reclaim
- *                 charge_kmem_exact(memcg, n)                 here (kmem)
- *                   res_counter_charge(kmem); drain and retry once
- *       <otherwise the pages from __alloc_pages: the per-CPU list or
- *        the free lists>
- *       __memcg_kmem_commit_page(page, handle, order)         mm/memcg/kmem_hooks.h
- *         page->memcg = handle, PG_kmemcg; or, no page: memcg_uncharge_kmem
- *
- *   free_accounted_pages(page, order)                         mm/buddy.c
- *     no PG_kmemcg: __free_pages, as free_pages does
- *     PG_kmemcg: the debug checks' site picks the twin (charged_free_extra):
- *     plain, or free_charged_pages_traced while an event is on
- *     free_charged_page(page) (order 0; any order: free_charged_block)
- *       irqs off: __memcg_kmem_uncharge_page(memcg, n)       mm/memcg/kmem_hooks.h
- *         this CPU's stock caches memcg and holds at most 64
- *         kernel pages after (__stock_return_kmem): the charge goes
- *         back to it; the page to this CPU's list (free_reset,
- *         __pcp_free_page) in the same section; done
- *       else free_charged_page_declined: the page freed, then
- *         memcg_uncharge_kmem_counters(memcg, n)              here
- *           (traced: __memcg_kmem_uncharge_page_slow records first)
- *           __res_counter_try_uncharge_two(kmem, res)         mm/memcg/res_counter.h
- *           mem_cgroup_put_many (an underflow, or OOM waiters:
- *           uncharge_kmem_counters_slow, which wakes them)
- *
- * Tracepoints (kernel/trace/trace_events.h; README, "Watching the charge
- * path") sit on these steps in the traced twin only, each a NOP while its
- * events are off; the plain twin, which runs while every event is off,
- * has none (the twins are inline bodies with a bool traced). Where a
- * path every page takes would pass several, their events share one site
- * (static_branch_unlikely_any; the recorder records each event that is
- * on, in the path's order): the stock hit's four (who pays, the stock's
- * answer, the commit, the page) as alloc_pages_accounted returns
- * (trace_memcg_kmem_stock_alloc); a miss's two (who pays, the stock's
- * answer) in __memcg_kmem_new_page (trace_memcg_kmem_stock_miss); the
- * counters' levels once both chains took a kernel charge
- * (trace_res_counter_charge_two, res_counter.h; a refusal's in
- * res_counter.c); the commit and the page on the way out of the other
- * charges (trace_memcg_kmem_charged_alloc); the root's "nobody pays" with
- * the page in alloc_pages_raw (trace_mm_page_alloc_unaccounted); a free's
- * uncharge and refill (trace_memcg_kmem_stock_free) or uncharge and drain
- * (trace_memcg_kmem_uncharge_slow). memcg_stock_refill and
- * memcg_stock_drain have their own sites in stock.c.
+ * free_accounted_pages()                                 mm/page_alloc.c
+ *   one page: free_charged_page()                mm/page_alloc_charged.c
+ *     irqs off: __stock_return_kmem()                   mm/memcg/stock.h
+ *     and __pcp_try_free_page(); irqs on                       mm/pcp.h
+ *   more pages, or checks on: free_charged_pages() mm/page_alloc_charged.c
+ *   the stock took nothing: memcg_kmem_uncharge_page() mm/memcg/kmem_hooks.c
+ *     memcg_uncharge_kmem_counters()                                here
+ * MAP END
  *
  * User pages (hog, cache) enter at mem_cgroup_try_charge, from
  * mm/memcg/user_memory.c; slab pages of a domain's child caches at
@@ -191,7 +140,8 @@ int mem_cgroup_try_charge(struct mem_cgroup *memcg, gfp_t gfp,
 		 * of times a second. */
 		if (!drained) {
 			drained = true;
-			if (stock_could_cover(mem_over_limit, nr_pages, false)) {
+			if (stock_could_cover(mem_over_limit, nr_pages,
+					      false)) {
 				drain_all_stock(mem_over_limit);
 				continue;
 			}
@@ -276,14 +226,14 @@ charge_kmem_refused(struct mem_cgroup *memcg, gfp_t gfp,
 
 /*
  * charge_kmem_pages_refused - a counter refused charge_kmem_pages' quiet
- * charge: the counters charged before it are given back, and the charge
- * made again the long way (charge_kmem_refused); if that refuses too,
- * the references the caller took for the pages are dropped: the charge
- * has failed. Out of line, so that charge_kmem_pages' common case is a
- * leaf with no stack frame (and for the page allocator's inline exact
- * charge, __memcg_kmem_new_page).
+ * charge (which left nothing charged): the refusal is recorded, and the
+ * charge made again the long way (charge_kmem_refused); if that refuses
+ * too, the references the caller took for the pages are dropped: the
+ * charge has failed. Out of line, so that charge_kmem_pages' common case
+ * is a leaf with no stack frame.
  */
-int charge_kmem_pages_refused(struct mem_cgroup *memcg, gfp_t gfp,
+static __attribute__((noinline)) int
+charge_kmem_pages_refused(struct mem_cgroup *memcg, gfp_t gfp,
 			      int64_t bytes, struct res_counter *refused)
 {
 	unsigned int nr_pages = (unsigned int)(bytes / PAGE_SIZE);
@@ -302,9 +252,8 @@ int charge_kmem_pages_refused(struct mem_cgroup *memcg, gfp_t gfp,
  * for both): a charge with no stock to fill from outside the page
  * allocator (memcg_charge_kmem, the slab's), or a batch that did not
  * fit. (The page allocator's exact charge is inline in
- * __memcg_kmem_new_page.) If a counter refuses, charge_kmem_pages_refused
- * (handed the bytes, not the pages: one value fewer to keep in a
- * register).
+ * __memcg_kmem_charge_local.) If a counter refuses,
+ * charge_kmem_pages_refused.
  */
 static __attribute__((noinline)) int
 charge_kmem_pages(struct mem_cgroup *memcg, gfp_t gfp, unsigned int nr_pages)
@@ -367,10 +316,11 @@ static __attribute__((noinline)) void
 uncharge_kmem_counters_slow(struct mem_cgroup *memcg, unsigned int nr_pages,
 			    struct res_counter *underflow)
 {
+	int64_t bytes = (int64_t)nr_pages * PAGE_SIZE;
+
 	if (underflow)
 		res_counter_uncharge_two_underflow(&memcg->kmem, &memcg->res,
-						   underflow,
-						   (int64_t)nr_pages * PAGE_SIZE);
+						   underflow, bytes);
 	memcg_oom_recover(memcg);
 	mem_cgroup_put_many(memcg, nr_pages);
 }
@@ -378,12 +328,13 @@ uncharge_kmem_counters_slow(struct mem_cgroup *memcg, unsigned int nr_pages,
 void memcg_uncharge_kmem_counters(struct mem_cgroup *memcg,
 				  unsigned int nr_pages)
 {
+	int64_t bytes = (int64_t)nr_pages * PAGE_SIZE;
 	struct res_counter *underflow;
 
 	/* The reverse order of the charge: res >= kmem at every moment;
 	 * the references last, since the last one may free the domain. */
 	underflow = __res_counter_try_uncharge_two(&memcg->kmem, &memcg->res,
-						   (int64_t)nr_pages * PAGE_SIZE);
+						   bytes);
 	/* memcg_oom_recover's test, made here: its call, and the report of
 	 * an underflow, are left to the slow path. */
 	if (unlikely(underflow ||

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * mm/memcg/memcg_check.c - the invariants of SPEC 5.3, checked over every domain
- * and every page: what `check` prints.
+ * mm/memcg/memcg_check.c - the invariants of docs/interface.md, checked over
+ * every domain and every page: what `check` prints.
  *
- * The census (mm/memcg/memcg_stat.c) recomputes from mem_map and the stocks what
- * each counter should hold; this file compares, and also walks the tree
- * for what only it knows (kmem_accounted, tasks). Each failure is a line
- * naming the domain and the invariant, as
+ * The census (mm/memcg/memcg_stat.c) recomputes from mem_map and the stocks
+ * what each counter should hold; this file compares, and also walks the tree
+ * for what only it knows (kmem_accounted, tasks). Each failure is a line naming
+ * the domain and the invariant, as
  *
  *   /cgroup/A: kmem usage 20480 bytes, but its kernel pages + kmem stocked
  *   on CPUs are 16384 bytes
@@ -100,7 +100,8 @@ static void check_domain(struct check_report *r, struct mem_cgroup *memcg,
 		     "%ld pages are charged to it as user memory", path,
 		     rss + cache, rss, cache, memcg->scan_user_pages);
 	if (READ_ONCE(memcg->refcnt) <= 0)
-		fail(r, "%s: reference count %d", path, READ_ONCE(memcg->refcnt));
+		fail(r, "%s: reference count %d", path,
+		     READ_ONCE(memcg->refcnt));
 
 	if (mem_cgroup_is_root(memcg)) {
 		if (res || kmem)
@@ -118,8 +119,8 @@ static void check_domain(struct check_report *r, struct mem_cgroup *memcg,
 		     memcg_stock_kmem_pages(memcg));
 	if (kmem != memcg->scan_kmem)
 		fail(r, "%s: kmem usage %lld bytes, but its kernel pages + "
-		     "kmem stocked on CPUs are %lld bytes", path, (long long)kmem,
-		     (long long)memcg->scan_kmem);
+		     "kmem stocked on CPUs are %lld bytes", path,
+		     (long long)kmem, (long long)memcg->scan_kmem);
 	if (res != memcg->scan_res)
 		fail(r, "%s: res usage %lld bytes, but user + kmem + stocked "
 		     "bytes are %lld", path, (long long)res,
@@ -148,8 +149,8 @@ static void check_tree(struct check_report *r)
 		if (pos->dying)
 			fail(r, "%s: dying, but still in the tree", path);
 		if (has_parent_bit != parent_accounted)
-			fail(r, "%s: KMEM_ACCOUNTED_PARENT is %d, but its parent "
-			     "is %saccounted", path, has_parent_bit,
+			fail(r, "%s: KMEM_ACCOUNTED_PARENT is %d, but its "
+			     "parent is %saccounted", path, has_parent_bit,
 			     parent_accounted ? "" : "not ");
 		list_for_each_entry(task, &pos->tasks, memcg_node) {
 			tasks++;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * mm/memcg/memcg_check.h - verifying the accounting invariants (SPEC 5.3), for
- * the `check` command, the in-kernel tests and the fuzzer.
+ * mm/memcg/memcg_check.h - verifying the accounting invariants
+ * (docs/interface.md), for the `check` command, the in-kernel tests and the
+ * fuzzer.
  */
 #ifndef MM_MEMCG_CHECK_H
 #define MM_MEMCG_CHECK_H

@@ -3,16 +3,16 @@
  * mm/memcg/memcg_oom.c - the domain OOM killer (Linux 2012:
  * mem_cgroup_handle_oom, mem_cgroup_out_of_memory, memcg_oom_recover).
  *
- * A user charge that reclaim cannot make room for ends here. The choice
- * is Linux's, simplified: every task of the over-limit domain's subtree
- * (but system tasks) is a candidate, scored by its user memory plus one
- * (badness), so that a task holding none yet can be chosen too; the
- * highest score dies, the youngest task on a tie, and the charging task
- * waits for its memory. Each kill is counted in the victim's domain
- * (memory.oom_control's oom_kill). While a task killed earlier is still on its way out,
- * nobody else is killed (Linux: TIF_MEMDIE). With oom_kill_disable the
- * charging task only waits, and memory.oom_control shows under_oom 1,
- * until memory is freed or the limit raised.
+ * A user charge that reclaim cannot make room for ends here. The choice is
+ * Linux's, simplified: every task of the over-limit domain's subtree (but
+ * system tasks) is a candidate, scored by its user memory plus one (badness),
+ * so that a task holding none yet can be chosen too; the highest score dies,
+ * the youngest task on a tie, and the charging task waits for its memory. Each
+ * kill is counted in the victim's domain (memory.oom_control's oom_kill). While
+ * a task killed earlier is still on its way out, nobody else is killed (Linux:
+ * TIF_MEMDIE). With oom_kill_disable the charging task only waits, and
+ * memory.oom_control shows under_oom 1, until memory is freed or the limit
+ * raised.
  */
 #include "mm/memcg/memcg_oom.h"
 

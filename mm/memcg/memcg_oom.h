@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * mm/memcg/memcg_oom.h - the domain OOM killer, for user memory only (SPEC 5.5;
- * Linux 2012: mem_cgroup_handle_oom, mem_cgroup_out_of_memory).
+ * mm/memcg/memcg_oom.h - the domain OOM killer, for user memory only
+ * (docs/interface.md; Linux 2012: mem_cgroup_handle_oom,
+ * mem_cgroup_out_of_memory).
  *
  * Kernel charges never come here: a kernel allocation over its domain's
  * limit fails instead (fork returns ENOMEM), which is how a fork bomb is

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * mm/memcg/memcg_slab.c - accounted slab caches: each domain's child caches, how
- * they are found, made, charged and destroyed (see mm/memcg/memcg_slab.h; Linux
- * 2012: __memcg_kmem_get_cache, memcg_create_kmem_cache,
+ * mm/memcg/memcg_slab.c - accounted slab caches: each domain's child caches,
+ * how they are found, made, charged and destroyed (see mm/memcg/memcg_slab.h;
+ * Linux 2012: __memcg_kmem_get_cache, memcg_create_kmem_cache,
  * kmem_cache_destroy_memcg_children).
  *
  * Where a child cache is: memcg->slab_caches[root->memcg_params.id]. The
@@ -126,8 +126,8 @@ static struct kmem_cache *memcg_create_cache(struct mem_cgroup *memcg,
 struct kmem_cache *__memcg_kmem_get_cache(struct kmem_cache *root,
 					  gfp_t gfp, struct mem_cgroup **ref)
 {
-	/* Who pays is decided as for pages (mm/memcg/kmem_hooks.c). */
-	struct mem_cgroup *memcg = memcg_kmem_current_domain(gfp);
+	/* Who pays is decided as for pages (mm/memcg/kmem_hooks.h). */
+	struct mem_cgroup *memcg = memcg_kmem_get_payer(gfp, 1);
 	struct kmem_cache *child;
 
 	if (!memcg)

@@ -27,12 +27,12 @@
  * references on it) until the last object is freed; then the domain is
  * freed, and its child caches with it (memcg_slab_destroy_caches).
  *
- * Which allocations go to a child cache: those from a SLAB_ACCOUNT cache,
- * and those from a kmalloc cache with __GFP_KMEMCG (kmalloc(size,
- * GFP_ACCOUNT)), made by a task of an accounted domain - with the same
- * exceptions as pages (SPEC 1): not the root, not interrupt context, not
- * system tasks, not __GFP_NOFAIL. Everything else comes from the root
- * cache, whose slabs are never charged.
+ * Which allocations go to a child cache: those from a SLAB_ACCOUNT cache, and
+ * those from a kmalloc cache with __GFP_KMEMCG (kmalloc(size, GFP_ACCOUNT)),
+ * made by a task of an accounted domain - with the same exceptions as pages
+ * (docs/interface.md): not the root, not interrupt context, not system tasks,
+ * not __GFP_NOFAIL. Everything else comes from the root cache, whose slabs are
+ * never charged.
  */
 #ifndef MM_MEMCG_SLAB_H
 #define MM_MEMCG_SLAB_H

@@ -16,7 +16,7 @@
  *   neither    kernel memory charged to nobody (the root's own)
  *
  * and each CPU's stock owes its charge to its domain's counters: its
- * nr_pages to res, its nr_kmem to res and kmem (SPEC 5.3). The
+ * nr_pages to res, its nr_kmem to res and kmem (docs/interface.md). The
  * walk reads other CPUs' pages without locks: exact when nothing is being
  * allocated meanwhile, approximate otherwise.
  */
@@ -124,8 +124,8 @@ static void census_walk(struct memcg_census *census)
 		} else if (flags & PG_pcp) {
 			census->free_pages++;
 			pfn++;
-		} else if ((flags & (PG_buddy | PG_head)) && order <= MAX_ORDER &&
-			   pfn + n <= max_pfn) {
+		} else if ((flags & (PG_buddy | PG_head)) &&
+			   order <= MAX_ORDER && pfn + n <= max_pfn) {
 			if (flags & PG_buddy)
 				census->free_pages += n;
 			else

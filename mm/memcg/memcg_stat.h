@@ -19,7 +19,7 @@
 
 struct mem_cgroup;
 
-/* memory.stat, in bytes (SPEC 5.2). */
+/* memory.stat, in bytes (docs/interface.md). */
 struct mem_cgroup_stat {
 	uint64_t cache, rss, kmem, kernel_stack, slab, stock;
 	uint64_t hierarchical_memory_limit, hierarchical_kmem_limit;

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * mm/memcg/memcontrol.c - the tree of domains: creating and removing them, the
- * hierarchy, kmem_accounted and its propagation, limits, and tasks
- * entering and leaving (Linux 2012: mm/memcg/memcontrol.c, the parts that are
- * not charging; charging is in mm/memcg/memcg_charge.c).
+ * mm/memcg/memcontrol.c - the tree of domains: creating and removing
+ * them, the hierarchy, kmem_accounted and its propagation, limits, and
+ * tasks entering and leaving (Linux 2012: mm/memcontrol.c, the parts that
+ * are not charging; charging is in mm/memcg/memcg_charge.c).
  *
  * Life of a domain:
  *
@@ -154,7 +154,7 @@ static struct mem_cgroup *mem_cgroup_free(struct mem_cgroup *memcg)
 
 	trace_memcg_domain_free(memcg);
 	flags = spin_lock_irqsave(&memcg_list_lock);
-	list_del(&memcg->all_node);
+	list_del_init(&memcg->all_node);
 	spin_unlock_irqrestore(&memcg_list_lock, flags);
 	__atomic_sub_fetch(&nr_dying, 1, __ATOMIC_RELAXED);
 
@@ -358,7 +358,7 @@ int mem_cgroup_destroy(struct mem_cgroup *memcg)
 	}
 	/* Dying first, then the drain: see refill_stock(). */
 	__atomic_store_n(&memcg->dying, true, __ATOMIC_RELEASE);
-	list_del(&memcg->sibling);
+	list_del_init(&memcg->sibling);
 	__atomic_sub_fetch(&nr_domains, 1, __ATOMIC_RELAXED);
 	__atomic_add_fetch(&nr_dying, 1, __ATOMIC_RELAXED);
 	memcg_tree_unlock();
@@ -594,7 +594,7 @@ int mem_cgroup_move_task(struct task *task, struct mem_cgroup *to)
 		memcg_tree_unlock();
 		return 0;
 	}
-	list_del(&task->memcg_node);
+	list_del_init(&task->memcg_node);
 	from->nr_tasks--;
 	task_enter(task, to);
 	memcg_tree_unlock();
@@ -620,7 +620,7 @@ void mem_cgroup_exit_task(struct task *task)
 	memcg_tree_lock();
 	if (task_in_domain(task)) {
 		from = task->memcg;
-		list_del(&task->memcg_node);
+		list_del_init(&task->memcg_node);
 		from->nr_tasks--;
 		/* Whatever it still allocates is charged to nobody. */
 		WRITE_ONCE(task->memcg, root_mem_cgroup);

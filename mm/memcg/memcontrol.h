@@ -12,8 +12,9 @@
  * since.
  *
  * Where things are:
- *   mm/memcg/memcontrol.c   the tree: create, destroy, hierarchy, kmem_accounted,
- *                     limits, tasks entering and leaving, references
+ *   mm/memcg/memcontrol.c   the tree: create, destroy, hierarchy,
+ *                     kmem_accounted, limits, tasks entering and leaving,
+ *                     references
  *   mm/memcg/memcg_charge.c charging: res through the per-CPU stock, then kmem;
  *                     draining and reclaim before a charge is given up
  *   mm/memcg/stock.c        the per-CPU charge stock
@@ -29,12 +30,13 @@
  *   memcg_tree_lock: the tree, each domain's task list, task->memcg,
  *                    limits and flags
  *   user_memory_lock (mm/memcg/user_memory.c): user pages
- *   res_counter locks, one per counter
  *   memcg_list_lock: the list of every domain, dying ones included (taken
  *                    with interrupts off: a domain may be freed from any
  *                    context, when its last kernel page is freed)
- * memcg_tree_lock is never taken with interrupts off, nor from an
- * interrupt handler: its holder may wait for other CPUs (draining stocks).
+ * The res_counters take no lock: each level is charged by a
+ * compare-and-swap (mm/memcg/res_counter.c). memcg_tree_lock is never
+ * taken with interrupts off, nor from an interrupt handler: its holder
+ * may wait for other CPUs (draining stocks).
  */
 #ifndef MM_MEMCONTROL_H
 #define MM_MEMCONTROL_H
@@ -116,15 +118,16 @@ struct mem_cgroup {
 	long nr_cache;
 	long nr_kernel_stack;
 
-	/* Its child caches, by root cache id (mm/memcg/memcg_slab.c): made on its
-	 * first allocation from each, destroyed when the domain is freed. */
+	/* Its child caches, by root cache id (mm/memcg/memcg_slab.c): made
+	 * on its first allocation from each, destroyed when the domain is
+	 * freed. */
 	struct kmem_cache *slab_caches[MEMCG_CACHES_MAX];
 
 	struct list_head all_node;     /* on memcg_all_list */
 	char name[MEMCG_NAME_MAX + 1];
 
-	/* Scratch space for mm/memcg/memcg_check.c and mm/memcg/memcg_stat.c, under
-	 * their own lock. */
+	/* Scratch space for mm/memcg/memcg_check.c and mm/memcg/memcg_stat.c,
+	 * under their own lock. */
 	int64_t scan_res, scan_kmem;
 	long scan_kmem_pages, scan_user_pages, scan_slab_pages;
 };
@@ -153,7 +156,7 @@ static inline struct mem_cgroup *mem_cgroup_from_kmem(struct res_counter *c)
 	return container_of(c, struct mem_cgroup, kmem);
 }
 
-/* --- references (mm/memcg/memcontrol.c) ---------------------------------------- */
+/* --- references (mm/memcg/memcontrol.c) ----------------------------------- */
 
 /* mem_cgroup_get_many - take nr references: the domain will not be freed
  * until they are dropped. The caller must already hold one, or hold
@@ -207,7 +210,7 @@ static inline void mem_cgroup_put(struct mem_cgroup *memcg)
  */
 struct mem_cgroup *mem_cgroup_from_task_get(struct task *task);
 
-/* --- the tree (mm/memcg/memcontrol.c) ------------------------------------------ */
+/* --- the tree (mm/memcg/memcontrol.c) ------------------------------------- */
 
 void memcg_tree_lock(void);
 void memcg_tree_unlock(void);
@@ -325,7 +328,7 @@ unsigned long mem_cgroup_nr_dying(void);
 struct mem_cgroup **mem_cgroup_snapshot(size_t *nr);
 void mem_cgroup_snapshot_put(struct mem_cgroup **all, size_t nr);
 
-/* --- tasks entering and leaving (mm/memcg/memcontrol.c) ------------------------ */
+/* --- tasks entering and leaving (mm/memcg/memcontrol.c) ------------------- */
 
 /*
  * mem_cgroup_attach_task - put a new task (not yet running) in memcg:
@@ -373,7 +376,7 @@ int mem_cgroup_kill_tasks(struct mem_cgroup *memcg);
  */
 void mem_cgroup_task_path(struct task *task, char *buf, size_t size);
 
-/* --- charging (mm/memcg/memcg_charge.c) ---------------------------------------- */
+/* --- charging (mm/memcg/memcg_charge.c) ----------------------------------- */
 
 /*
  * mem_cgroup_try_charge - charge nr_pages to memcg's res counter (and,
@@ -420,17 +423,6 @@ int memcg_charge_kmem(struct mem_cgroup *memcg, gfp_t gfp,
  */
 int memcg_charge_kmem_counters(struct mem_cgroup *memcg, gfp_t gfp,
 			       unsigned int nr_pages);
-
-/*
- * charge_kmem_pages_refused - a counter refused an exact charge of both
- * (__res_counter_try_charge_two, made with the nr_pages references taken
- * and interrupts back on): the counters charged before it are given
- * back, and the charge made again the long way - draining, reclaim, a
- * refusal counted in failcnt. Returns 0 if it is charged in the end; else
- * the references are dropped and -ENOMEM returned.
- */
-int charge_kmem_pages_refused(struct mem_cgroup *memcg, gfp_t gfp,
-			      int64_t bytes, struct res_counter *refused);
 
 /* memcg_uncharge_kmem - give back a kernel allocation of nr_pages, with
  * its references: to this CPU's stock if it caches memcg and has room,

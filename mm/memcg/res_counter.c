@@ -21,10 +21,9 @@
  * again with the new usage. An uncharge is a plain atomic subtraction.
  *
  * The common case of both (every level charged; no counter left below
- * zero) is inline, in res_counter.h, and calls nothing: its callers on
- * the page path are leaves with no stack frame. What calls - a refusal
- * counted, traced and rolled back, an underflow reported - is here, out of
- * line, reached by a tail call.
+ * zero) is inline, in res_counter.h, and calls nothing. What calls - a
+ * refusal counted and traced, an underflow reported - is here, out of
+ * line.
  */
 #include "mm/memcg/res_counter.h"
 
@@ -118,19 +117,13 @@ void res_counter_charge_two_refused(struct res_counter *first,
 
 	/* The levels charged before the refusal (the common case traces
 	 * them all at once, when both chains took the charge), then the
-	 * refusal: quiet, as charge_tree's - traced, not counted. */
+	 * refusal: quiet, as charge_tree's - traced, not counted. The
+	 * charges were given back by __res_counter_try_charge_two. */
 	for (c = first; c && c != refused; c = c->parent)
 		trace_res_counter_charge(c, val, 0);
 	for (c = second; in_second && c != refused; c = c->parent)
 		trace_res_counter_charge(c, val, 0);
 	trace_res_counter_charge(refused, val, -EAGAIN);
-	/* Which chain refused: all of first was charged if second's did. */
-	if (in_second) {
-		res_counter_uncharge_until(second, refused, val);
-		res_counter_uncharge(first, val);
-		return;
-	}
-	res_counter_uncharge_until(first, refused, val);
 }
 
 void res_counter_uncharge_two_underflow(struct res_counter *first,

@@ -183,34 +183,37 @@ __res_counter_try_uncharge_chain(struct res_counter *counter,
 }
 
 /*
- * __res_counter_try_charge_two - the common case of res_counter_charge_two,
- * for a caller that wants its refusal path to be a tail call: charge val
- * to first's chain, then second's, and return NULL; or stop at the
- * counter that refuses and return it, with the counters before it still
- * charged - the caller must then call res_counter_charge_two_refused,
- * which traces and gives those back. No call in it, and no tracepoint
- * (the caller records the levels: res_counter_charge_two,
- * charge_kmem_pages, and the traced twin of the page allocator's exact
- * charge, __memcg_kmem_new_page): the caller's common case can be a
- * leaf, with no stack frame.
+ * __res_counter_try_charge_two - charge val to first's chain, then to
+ * second's, all or nothing (Linux's page_counter_try_charge does the same
+ * for one chain): NULL if every level took it; else the counter that
+ * refused, with the levels charged before it given back already. No call
+ * in it and no tracepoint, so that a caller's common case can be a leaf:
+ * the caller records the levels (trace_res_counter_charge_two), or the
+ * refusal (res_counter_charge_two_refused).
  */
 static __attribute__((always_inline)) inline struct res_counter *
 __res_counter_try_charge_two(struct res_counter *first,
 			     struct res_counter *second, int64_t val)
 {
-	struct res_counter *refused = __res_counter_charge_chain(first, val,
-								 false);
+	struct res_counter *refused;
 
-	if (unlikely(refused))
+	refused = __res_counter_charge_chain(first, val, false);
+	if (unlikely(refused)) {
+		__res_counter_try_uncharge_chain(first, refused, val);
 		return refused;
-	return __res_counter_charge_chain(second, val, false);
+	}
+	refused = __res_counter_charge_chain(second, val, false);
+	if (unlikely(refused)) {
+		__res_counter_try_uncharge_chain(second, refused, val);
+		__res_counter_try_uncharge_chain(first, NULL, val);
+	}
+	return refused;
 }
 
-/* res_counter_charge_two_refused - the end of a refused
- * __res_counter_try_charge_two: the refusal traced (-EAGAIN: quiet, not
- * counted), and the counters charged before the one that refused given
- * back (second's below it, then all of first's, if it is on second's
- * chain). */
+/* res_counter_charge_two_refused - record a refusal of
+ * __res_counter_try_charge_two: the levels that took the charge before
+ * refused did (given back since), then refused's -EAGAIN (quiet: traced,
+ * not counted in failcnt). */
 void res_counter_charge_two_refused(struct res_counter *first,
 				    struct res_counter *second,
 				    struct res_counter *refused, int64_t val);

@@ -61,7 +61,8 @@ static void uncharge_counters(struct mem_cgroup *memcg, unsigned int nr_pages,
 			      unsigned int nr_kmem)
 {
 	if (nr_kmem)
-		res_counter_uncharge(&memcg->kmem, (int64_t)nr_kmem * PAGE_SIZE);
+		res_counter_uncharge(&memcg->kmem,
+				     (int64_t)nr_kmem * PAGE_SIZE);
 	if (nr_pages + nr_kmem)
 		res_counter_uncharge(&memcg->res,
 				     (int64_t)(nr_pages + nr_kmem) * PAGE_SIZE);
@@ -95,13 +96,14 @@ void refill_stock(struct mem_cgroup *memcg, unsigned int nr_pages, bool kmem)
 	 * drains every CPU by IPI, which waits for this section to end. */
 	if (unlikely(__atomic_load_n(&memcg->dying, __ATOMIC_ACQUIRE))) {
 		local_irq_restore(flags);
-		uncharge_counters(memcg, kmem ? 0 : nr_pages, kmem ? nr_pages : 0);
+		uncharge_counters(memcg, kmem ? 0 : nr_pages,
+				  kmem ? nr_pages : 0);
 		return;
 	}
 	stock = this_cpu_stock();
 	if (stock->cached != memcg) {  /* another domain's: give it back */
-		trace_memcg_stock_drain_switch(stock->cached,
-					       stock->nr_pages + stock->nr_kmem);
+		trace_memcg_stock_drain_switch(stock->cached, stock->nr_pages +
+							      stock->nr_kmem);
 		drain_stock(stock);
 		stock->cached = memcg;
 	}
@@ -145,7 +147,8 @@ static void drain_local_stock(void *arg)
 	if (stock->cached &&
 	    (!top || res_counter_is_ancestor(&stock->cached->res, &top->res))) {
 		trace_memcg_stock_drain_all(stock->cached,
-					    stock->nr_pages + stock->nr_kmem, top);
+					    stock->nr_pages + stock->nr_kmem,
+					    top);
 		drain_stock(stock);
 	}
 	local_irq_restore(flags);

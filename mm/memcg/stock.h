@@ -18,7 +18,7 @@
  * charge back to the stock, not to the counters, as long as the stock
  * then holds at most STOCK_KMEM_HIGH kernel pages.
  *
- * So the counters include what the stocks hold (SPEC 5.3):
+ * So the counters include what the stocks hold (docs/interface.md):
  *   kmem usage = kernel pages owned + nr_kmem stocked on all CPUs
  *   res usage  = user pages + kmem usage + nr_pages stocked
  * Stocked charge is given back - drained - when the domain is removed,
@@ -69,10 +69,10 @@ static inline struct memcg_stock_pcp *memcg_stock_of(unsigned int cpu)
  * the page_order0_nostock benchmark: memcg_stock_set_enabled(). */
 extern bool memcg_stock_enabled;
 
-/* Kernel pages stocked too (the default). Off, the kernel-memory charge
- * is made page by page on the kmem counter, with a reference per page, as
- * in the 2012 series: kept for the charge_smp_oldkmem benchmark and the
- * host benchmark's comparison (memcg_stock_set_kmem). */
+/* Kernel pages stocked too (the default). Off, every kernel charge is made
+ * exactly, on the shared res and kmem counters, with a reference per
+ * page, while user charges still use the stock: the charge_smp_oldkmem
+ * benchmark and the host benchmark's comparison (memcg_stock_set_kmem). */
 extern bool memcg_stock_kmem;
 
 /* memcg_stock_takes_kmem - would a kernel charge of nr_pages that this
@@ -107,7 +107,7 @@ bool consume_stock(struct mem_cgroup *memcg, unsigned int nr_pages,
 /* __stock_take - take nr_pages of the kind asked for from stock, if it
  * is stocked for memcg and holds enough: consume_stock with interrupts
  * already off, and no tracepoint (the page allocator's stock hit records
- * its events at one site of its own, mm/buddy.c). */
+ * its events at one site of its own, mm/page_alloc_charged.c). */
 static inline bool __stock_take(struct memcg_stock_pcp *stock,
 				struct mem_cgroup *memcg, unsigned int nr_pages,
 				bool kmem)
@@ -179,8 +179,7 @@ __stock_return_kmem(struct memcg_stock_pcp *stock, struct mem_cgroup *memcg,
 		return STOCK_NOT_CACHED;
 	/* A plain read: stock_kmem_high changes only by
 	 * memcg_stock_set_kmem, which drains every stock after, so a stale
-	 * value costs nothing; and the compiler may fold it into the
-	 * compare (READ_ONCE's atomic load is one instruction more). */
+	 * value does no harm. */
 	if (stock->nr_kmem + nr_pages > stock_kmem_high)
 		return STOCK_FULL;  /* the charge goes to the counters */
 	stock->nr_kmem += nr_pages;

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * mm/memcg/user_memory.c - user pages: allocated for tasks, charged to res only,
- * reclaimed (cache pages), moved to the parent when a domain is removed,
- * freed when the task exits (SPEC 5.5; Linux: the charge of anonymous and
- * page-cache pages, mem_cgroup_charge_common, and the LRU walk of reclaim,
+ * mm/memcg/user_memory.c - user pages: allocated for tasks, charged to res
+ * only, reclaimed (cache pages), moved to the parent when a domain is removed,
+ * freed when the task exits (docs/interface.md; Linux: the charge of anonymous
+ * and page-cache pages, mem_cgroup_charge_common, and the LRU walk of reclaim,
  * reduced to their bones).
  *
  * Each task keeps its user pages on two lists, rss and cache, linked by
@@ -120,7 +120,7 @@ static void take_page(struct task *task, struct page *page, bool cache,
 {
 	struct mem_cgroup *memcg = page->memcg;
 
-	list_del(&page->lru);
+	list_del_init(&page->lru);
 	list_add(&page->lru, doomed);
 	task->user_pages--;
 	stat_add(memcg, cache, -1);
@@ -133,7 +133,7 @@ static void free_doomed(struct list_head *doomed)
 	struct page *page, *next;
 
 	list_for_each_entry_safe(page, next, doomed, lru) {
-		list_del(&page->lru);
+		list_del_init(&page->lru);
 		page->memcg = NULL;
 		page->flags &= ~PG_user;
 		free_pages(page, 0);
@@ -153,7 +153,7 @@ void user_memory_task_exit(struct task *task)
 	list_for_each_entry_safe(page, next, &task->user_cache, lru)
 		take_page(task, page, true, &doomed);
 	if (!list_empty(&task->user_node))
-		list_del(&task->user_node);
+		list_del_init(&task->user_node);
 	spin_unlock(&user_memory_lock);
 	free_doomed(&doomed);
 }

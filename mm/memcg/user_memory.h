@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * mm/memcg/user_memory.h - user memory: the pages programs ask for (`hog`,
- * `cache`), charged to res only (SPEC 5.5).
+ * `cache`), charged to res only (docs/interface.md).
  *
  * Two kinds, as Linux's anonymous and page-cache pages:
  *   rss    pages a program uses; not reclaimable (there is no swap);

@@ -16,8 +16,9 @@
  *
  * unaccounted: alloc_pages(GFP_KERNEL, 0) + free_pages; accounted: the
  * same with GFP_ACCOUNT in a domain with a kmem limit, the stocked path we
- * run; oldkmem: the 2012 path (kmem charged per page on the shared
- * counter, memcg_stock_set_kmem(false)); nostock: no stock at all. ratio
+ * run; oldkmem: kernel charges not stocked (each page charged exactly on
+ * the shared res and kmem counters, as 2012 charged kmem,
+ * memcg_stock_set_kmem(false)); nostock: no stock at all. ratio
  * is against unaccounted; one op is one alloc+free.
  *
  * Usage: build/host/bench_charge [THREADS [SECONDS]] (default: every CPU

@@ -34,8 +34,8 @@ ok($r && defined $total && abs($total - $r->{median}) <= 3,
    "the profile's " . ($total // '?') . ' instructions are the benchmark\'s '
    . ($r ? $r->{median} : '?'));
 my @order = do { my %seen; grep { !$seen{$_}++ } @fn };
-is_deeply([grep { /^(op_page_order0|alloc_pages|alloc_pages_raw|free_pages)$/ } @order],
-	  [qw(op_page_order0 alloc_pages alloc_pages_raw free_pages)],
-	  'through op_page_order0, alloc_pages, alloc_pages_raw, free_pages, in order: '
+is_deeply([grep { /^(op_page_order0|alloc_pages|alloc_pages_uncharged|free_pages)$/ } @order],
+	  [qw(op_page_order0 alloc_pages alloc_pages_uncharged free_pages)],
+	  'through op_page_order0, alloc_pages, alloc_pages_uncharged, free_pages, in order: '
 	  . join(' ', @order));
 done_testing();

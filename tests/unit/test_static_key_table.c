@@ -4,8 +4,8 @@
  * counting of kernel/static_key.c, on a fake table: relative offsets
  * decoded and kept through sorting, per-key ranges, lookup, the
  * instructions a site holds, the /proc/static_keys text, patching asked
- * for on the 0 -> 1 and 1 -> 0 transitions only, a site shared by two
- * keys, and a two-target site whose second key wins (static_branch_choose).
+ * for on the 0 -> 1 and 1 -> 0 transitions only, and a site shared by
+ * two keys.
  *
  * The "text" is a byte array; sites are 5-byte NOPs in it, and the patching
  * hook (host_jump_label_transform) writes jmp or NOP there as the kernel's
@@ -57,7 +57,7 @@ static void fill_table(void)
 		assert_int_equal(jump_entry_set(&table[i],
 						(uintptr_t)&text[sites[i].code],
 						(uintptr_t)&text[sites[i].target],
-						sites[i].key, false), 0);
+						sites[i].key), 0);
 	}
 	struct static_key *all[] = {&ka, &kb, &kc, &kd};
 	for (size_t i = 0; i < 4; i++) {
@@ -92,7 +92,7 @@ static void test_decode(void **state)
 	/* A code address more than 2 GiB away does not fit. */
 	struct jump_entry far;
 	assert_int_equal(jump_entry_set(&far, (uintptr_t)&far + (3ull << 30),
-					(uintptr_t)&far, &ka, false), -1);
+					(uintptr_t)&far, &ka), -1);
 }
 
 static void test_sort_keeps_meaning(void **state)
@@ -135,8 +135,7 @@ static void test_sort_sorted_and_reversed(void **state)
 		assert_int_equal(jump_entry_set(&once[i],
 						jump_entry_code(&table[i]),
 						jump_entry_target(&table[i]),
-						jump_entry_key(&table[i]),
-						jump_entry_overrides(&table[i])), 0);
+						jump_entry_key(&table[i])), 0);
 	jump_table_sort(table, table + NSITES);
 	for (int i = 0; i < NSITES; i++)
 		assert_ptr_equal(jump_entry_code(&table[i]),
@@ -147,8 +146,7 @@ static void test_sort_sorted_and_reversed(void **state)
 
 		assert_int_equal(jump_entry_set(&table[i], jump_entry_code(src),
 						jump_entry_target(src),
-						jump_entry_key(src),
-						jump_entry_overrides(src)), 0);
+						jump_entry_key(src)), 0);
 	}
 	jump_table_sort(table, table + NSITES);
 	for (int i = 0; i < NSITES; i++) {
@@ -321,7 +319,7 @@ static void fill_shared(struct jump_entry *t)
 		assert_int_equal(jump_entry_set(&t[i],
 						(uintptr_t)&text[shared[i].code],
 						(uintptr_t)&text[shared[i].target],
-						shared[i].key, false), 0);
+						shared[i].key), 0);
 	}
 }
 
@@ -332,7 +330,7 @@ static enum jump_site_state at(size_t code, size_t target)
 	static struct jump_entry e;
 
 	assert_int_equal(jump_entry_set(&e, (uintptr_t)&text[code],
-					(uintptr_t)&text[target], &kb, false), 0);
+					(uintptr_t)&text[target], &kb), 0);
 	return jump_site_state(&e);
 }
 
@@ -389,318 +387,6 @@ static void test_shared_site(void **state)
 	host_jump_label_transform = NULL;
 }
 
-/* --- a two-target site (static_branch_choose) ------------------------------ */
-
-/*
- * static_branch_choose(a, b): the site at text[1000] jumps to text[1100]
- * for a and to text[1200] for b, b's entry overriding; a has a site of its
- * own at text[600] besides. Each test runs twice, kb as a and kc as b, then
- * the other way round: the table is sorted by key address, so one of the
- * two puts b's entry first in the site's scan and the other last, and the
- * overriding entry (first in the input) is moved by the sort in one of
- * them. A rule that held only by the order of the table would fail one.
- */
-#define CHOOSE_AT 1000
-#define A_TARGET 1100
-#define B_TARGET 1200
-
-static struct static_key *key_a, *key_b;
-
-struct choose_entry {
-	size_t code, target;
-	struct static_key *key;
-	bool overrides;
-};
-
-/* fill_choose_from - the three entries, the first of them at t[first]
- * (then on, round the table). */
-static void fill_choose_from(struct jump_entry *t, int first)
-{
-	static const uint8_t nop[] = JUMP_LABEL_NOP;
-	const struct choose_entry choose_sites[3] = {
-		{CHOOSE_AT, B_TARGET, key_b, true},
-		{600, 650, key_a, false},
-		{CHOOSE_AT, A_TARGET, key_a, false},
-	};
-
-	fill_table();
-	for (int i = 0; i < 3; i++) {
-		const struct choose_entry *c = &choose_sites[i];
-
-		memcpy(&text[c->code], nop, sizeof(nop));
-		assert_int_equal(jump_entry_set(&t[(first + i) % 3],
-						(uintptr_t)&text[c->code],
-						(uintptr_t)&text[c->target], c->key,
-						c->overrides), 0);
-	}
-}
-
-static void fill_choose(struct jump_entry *t)
-{
-	fill_choose_from(t, 0);
-}
-
-/* goes_to - where the bytes at text[code] send a CPU, decoded here and not
- * by the code under test: the offset of a jmp rel32's target, code + 5 for
- * the NOP, or -1 for anything else. */
-static long goes_to(size_t code)
-{
-	static const uint8_t nop[] = JUMP_LABEL_NOP;
-	int32_t rel;
-
-	if (!memcmp(&text[code], nop, sizeof(nop)))
-		return (long)code + 5;
-	if (text[code] != 0xe9)
-		return -1;
-	memcpy(&rel, &text[code + 1], sizeof(rel));
-	return (long)code + 5 + rel;
-}
-
-#define FALLS_THROUGH (CHOOSE_AT + 5)
-
-/* put_jmp - write jmp rel32 to text[target] at text[code], by hand. */
-static void put_jmp(size_t code, size_t target)
-{
-	int32_t rel = (int32_t)target - (int32_t)(code + 5);
-
-	text[code] = 0xe9;
-	memcpy(&text[code + 1], &rel, sizeof(rel));
-}
-
-static void choose_entries(void)
-{
-	static struct jump_entry t[3];
-
-	/* The flag is bit 0 of the key offset, and the key reads without it. */
-	fill_choose(t);
-	assert_true(t[0].key & JUMP_ENTRY_OVERRIDES);
-	assert_true(jump_entry_overrides(&t[0]));
-	assert_ptr_equal(jump_entry_key(&t[0]), key_b);
-	assert_false(jump_entry_overrides(&t[2]));
-	assert_ptr_equal(jump_entry_key(&t[2]), key_a);
-
-	/* Sorted (entries moved and re-based), each keeps its flag, key and
-	 * target. */
-	jump_table_sort(t, t + 3);
-	jump_table_assign(t, t + 3);
-	assert_int_equal(key_a->nr_entries, 2);
-	assert_int_equal(key_b->nr_entries, 1);
-	const struct jump_entry *b = jump_table_find(key_b, (uintptr_t)&text[CHOOSE_AT]);
-	const struct jump_entry *a = jump_table_find(key_a, (uintptr_t)&text[CHOOSE_AT]);
-	static const uint8_t nop[] = JUMP_LABEL_NOP;
-
-	assert_non_null(a);
-	assert_non_null(b);
-	assert_true(jump_entry_overrides(b));
-	assert_ptr_equal(jump_entry_key(b), key_b);
-	assert_ptr_equal(jump_entry_target(b), &text[B_TARGET]);
-	assert_false(jump_entry_overrides(a));
-	assert_ptr_equal(jump_entry_key(a), key_a);
-	assert_ptr_equal(jump_entry_target(a), &text[A_TARGET]);
-	assert_false(jump_entry_overrides(&key_a->entries[0]));  /* text[600] */
-
-	/* Sorting a sorted table moves nothing, and loses no flag. */
-	jump_table_sort(t, t + 3);
-	assert_true(jump_entry_overrides(b) && !jump_entry_overrides(a));
-
-	/* With the overriding entry second or last in the input, the sort
-	 * moves it as the entry being inserted, or shifts it on. */
-	for (int first = 1; first < 3; first++) {
-		fill_choose_from(t, first);
-		jump_table_sort(t, t + 3);
-		jump_table_assign(t, t + 3);
-		const struct jump_entry *ob = jump_table_find(key_b, (uintptr_t)&text[CHOOSE_AT]);
-		const struct jump_entry *oa = jump_table_find(key_a, (uintptr_t)&text[CHOOSE_AT]);
-		assert_non_null(ob);
-		assert_non_null(oa);
-		assert_true(jump_entry_overrides(ob));
-		assert_ptr_equal(jump_entry_target(ob), &text[B_TARGET]);
-		assert_false(jump_entry_overrides(oa));
-		assert_ptr_equal(jump_entry_target(oa), &text[A_TARGET]);
-		assert_false(jump_entry_overrides(&key_a->entries[0]));
-	}
-	fill_choose(t);
-	jump_table_sort(t, t + 3);
-	jump_table_assign(t, t + 3);
-	b = jump_table_find(key_b, (uintptr_t)&text[CHOOSE_AT]);
-	a = jump_table_find(key_a, (uintptr_t)&text[CHOOSE_AT]);
-
-	/* The state, read through either entry: jmp for a jump to a's or b's
-	 * target, nop for the NOP, corrupt for a jump anywhere else. */
-	put_jmp(CHOOSE_AT, A_TARGET);
-	assert_int_equal(jump_site_state(a), JUMP_SITE_JMP);
-	assert_int_equal(jump_site_state(b), JUMP_SITE_JMP);
-	put_jmp(CHOOSE_AT, B_TARGET);
-	assert_int_equal(jump_site_state(a), JUMP_SITE_JMP);
-	assert_int_equal(jump_site_state(b), JUMP_SITE_JMP);
-	put_jmp(CHOOSE_AT, 1300);
-	assert_int_equal(jump_site_state(a), JUMP_SITE_OTHER);
-	assert_int_equal(jump_site_state(b), JUMP_SITE_OTHER);
-	memcpy(&text[CHOOSE_AT], nop, sizeof(nop));
-	assert_int_equal(jump_site_state(a), JUMP_SITE_NOP);
-	assert_int_equal(jump_site_state(b), JUMP_SITE_NOP);
-	/* A jump to a's target from a's site of its own is not one of that
-	 * site's jumps (its only target is text[650]). */
-	put_jmp(600, A_TARGET);
-	assert_int_equal(jump_site_state(&key_a->entries[0]), JUMP_SITE_OTHER);
-	put_jmp(600, 650);
-	assert_int_equal(jump_site_state(&key_a->entries[0]), JUMP_SITE_JMP);
-}
-
-/* chosen - what the switch would run: the host build's static_branch_choose. */
-static int chosen(void)
-{
-	return static_branch_choose(key_a, key_b);
-}
-
-static void choose_site(void)
-{
-	static struct jump_entry t[3];
-
-	fill_choose(t);
-	host_jump_label_transform = fake_transform;
-	transforms = 0;
-	static_key_init_table(t, t + 3);
-	assert_int_equal(transforms, 0);
-	assert_int_equal(goes_to(CHOOSE_AT), FALLS_THROUGH);       /* both off */
-	assert_int_equal(chosen(), 0);
-
-	static_key_slow_inc(key_a);                                  /* a on */
-	assert_int_equal(goes_to(CHOOSE_AT), A_TARGET);
-	assert_int_equal(goes_to(600), 650);
-	assert_int_equal(transforms, 1);   /* a's two sites: one run, one patch */
-	assert_int_equal(last_n, 2);
-	assert_int_equal(chosen(), 1);
-
-	static_key_slow_inc(key_b);                                  /* a and b on */
-	assert_int_equal(goes_to(CHOOSE_AT), B_TARGET);
-	assert_int_equal(goes_to(600), 650);
-	assert_int_equal(transforms, 2);
-	assert_int_equal(chosen(), 2);
-
-	static_key_slow_dec(key_b);                                  /* b off, a on */
-	assert_int_equal(goes_to(CHOOSE_AT), A_TARGET);
-	assert_int_equal(transforms, 3);
-	assert_true(last_enable);          /* a's jump, for a's entry */
-	assert_int_equal(last_n, 1);
-	assert_ptr_equal(jump_entry_key(last_entries), key_a);
-	assert_int_equal(chosen(), 1);
-
-	static_key_slow_inc(key_b);                                  /* b on again */
-	assert_int_equal(goes_to(CHOOSE_AT), B_TARGET);
-	transforms = 0;
-	static_key_slow_dec(key_a);                                  /* a off, b on */
-	assert_int_equal(goes_to(CHOOSE_AT), B_TARGET);            /* b's stays */
-	assert_int_equal(goes_to(600), 605);                       /* a's own: NOP */
-	assert_int_equal(transforms, 1);   /* only text[600]: the site was right */
-	assert_ptr_equal(jump_entry_code(last_entries), &text[600]);
-	assert_int_equal(chosen(), 2);
-
-	static_key_slow_dec(key_b);                                  /* both off */
-	assert_int_equal(goes_to(CHOOSE_AT), FALLS_THROUGH);
-	assert_false(last_enable);
-	assert_int_equal(chosen(), 0);
-
-	/* A count above one switches nothing: b 0 -> 1 -> 2 -> 1 leaves b's
-	 * jump, and a's 0 -> 1 under it patches only a's own site. */
-	static_key_slow_inc(key_b);
-	static_key_slow_inc(key_b);
-	static_key_slow_dec(key_b);
-	assert_int_equal(goes_to(CHOOSE_AT), B_TARGET);
-	transforms = 0;
-	static_key_slow_inc(key_a);
-	assert_int_equal(goes_to(CHOOSE_AT), B_TARGET);
-	assert_int_equal(transforms, 1);
-	assert_int_equal(last_n, 1);
-	assert_ptr_equal(jump_entry_code(last_entries), &text[600]);
-	static_key_slow_dec(key_a);
-	static_key_slow_dec(key_b);
-	assert_int_equal(goes_to(CHOOSE_AT), FALLS_THROUGH);
-	assert_int_equal(goes_to(600), 605);
-	host_jump_label_transform = NULL;
-}
-
-static void choose_at_boot(void)
-{
-	static struct jump_entry t[3];
-
-	host_jump_label_transform = fake_transform;
-	/* Both taken before the table is ready, in either order: b wins. */
-	for (int order = 0; order < 2; order++) {
-		fill_choose(t);
-		static_key_slow_inc(order ? key_b : key_a);
-		static_key_slow_inc(order ? key_a : key_b);
-		static_key_init_table(t, t + 3);
-		assert_int_equal(goes_to(CHOOSE_AT), B_TARGET);
-		assert_int_equal(goes_to(600), 650);
-		static_key_slow_dec(key_b);
-		assert_int_equal(goes_to(CHOOSE_AT), A_TARGET);
-		static_key_slow_dec(key_a);
-		assert_int_equal(goes_to(CHOOSE_AT), FALLS_THROUGH);
-	}
-	/* a alone before: a's jump; b alone before: b's. */
-	fill_choose(t);
-	static_key_slow_inc(key_a);
-	static_key_init_table(t, t + 3);
-	assert_int_equal(goes_to(CHOOSE_AT), A_TARGET);
-	static_key_slow_dec(key_a);
-	fill_choose(t);
-	static_key_slow_inc(key_b);
-	static_key_init_table(t, t + 3);
-	assert_int_equal(goes_to(CHOOSE_AT), B_TARGET);
-	assert_int_equal(goes_to(600), 605);
-	static_key_slow_dec(key_b);
-	assert_int_equal(goes_to(CHOOSE_AT), FALLS_THROUGH);
-	host_jump_label_transform = NULL;
-}
-
-static void choose_format(void)
-{
-	/* /proc/static_keys: while a alone is on, b's line lists the site
-	 * as jmp too (a jump of that site); both off, nop for both. */
-	static struct jump_entry t[3];
-	struct static_key *keys[] = {key_a, key_b};
-	const char *a = key_a->name, *b = key_b->name;
-	char buf[512], want[512];
-
-	fill_choose(t);
-	host_jump_label_transform = fake_transform;
-	static_key_init_table(t, t + 3);
-	static_key_slow_inc(key_a);
-	static_keys_format(keys, 2, buf, sizeof(buf));
-	snprintf(want, sizeof(want),
-		 "%s count=1 sites=2\n  %#lx jmp\n  %#lx jmp\n"
-		 "%s count=0 sites=1\n  %#lx jmp\n", a,
-		 (unsigned long)(uintptr_t)&text[600],
-		 (unsigned long)(uintptr_t)&text[CHOOSE_AT], b,
-		 (unsigned long)(uintptr_t)&text[CHOOSE_AT]);
-	assert_string_equal(buf, want);
-	static_key_slow_dec(key_a);
-	static_keys_format(keys, 2, buf, sizeof(buf));
-	snprintf(want, sizeof(want),
-		 "%s count=0 sites=2\n  %#lx nop\n  %#lx nop\n"
-		 "%s count=0 sites=1\n  %#lx nop\n", a,
-		 (unsigned long)(uintptr_t)&text[600],
-		 (unsigned long)(uintptr_t)&text[CHOOSE_AT], b,
-		 (unsigned long)(uintptr_t)&text[CHOOSE_AT]);
-	assert_string_equal(buf, want);
-	host_jump_label_transform = NULL;
-}
-
-/* both_ways - run fn with kb as a and kc as b, then the other way round. */
-static void both_ways(void (*fn)(void))
-{
-	for (int round = 0; round < 2; round++) {
-		key_a = round ? &kc : &kb;
-		key_b = round ? &kb : &kc;
-		fn();
-	}
-}
-
-static void test_choose_entries(void **state) { both_ways(choose_entries); }
-static void test_choose_site(void **state) { both_ways(choose_site); }
-static void test_choose_at_boot(void **state) { both_ways(choose_at_boot); }
-static void test_choose_format(void **state) { both_ways(choose_format); }
 
 static void test_branch_reads_count(void **state)
 {
@@ -768,10 +454,6 @@ int main(void)
 		cmocka_unit_test(test_insn_and_state),
 		cmocka_unit_test(test_patch_on_transitions_only),
 		cmocka_unit_test(test_shared_site),
-		cmocka_unit_test(test_choose_entries),
-		cmocka_unit_test(test_choose_site),
-		cmocka_unit_test(test_choose_at_boot),
-		cmocka_unit_test(test_choose_format),
 		cmocka_unit_test(test_branch_reads_count),
 		cmocka_unit_test(test_format),
 		cmocka_unit_test(test_show_lists_registered),

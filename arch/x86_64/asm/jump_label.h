@@ -13,22 +13,6 @@
  * the entry's own field (kernel/base/static_key_table.h), as Linux's
  * arch/x86/include/asm/jump_label.h does. The compiler keeps l_yes (the
  * unlikely block) out of the straight-line path.
- *
- * A two-target site (static_branch_choose) is the same NOP with two
- * entries, and one more label:
- *
- *   1:  0f 1f 44 00 00      nopl 0(%rax,%rax)    ; both off: fall through
- *       ... the default path ...
- *   l_a:                                         ; a on, b off: jmp l_a
- *   l_b:                                         ; b on: jmp l_b
- *
- *   {1b, l_a, a}  {1b, l_b, b | overrides}       ; in __jump_table
- *
- * Either entry alone would make the site its jump; b's entry carries the
- * overrides flag (bit 0 of its key offset, kernel/base/static_key_table.h), so
- * that while b is on the site jumps to l_b, whatever a says. The code of
- * each path is reached only by the jump: choosing costs nothing at run
- * time, and switching costs what switching one key costs.
  */
 #ifndef ARCH_X86_64_JUMP_LABEL_H
 #define ARCH_X86_64_JUMP_LABEL_H
@@ -97,28 +81,6 @@ arch_static_branch_any4(struct static_key *a, struct static_key *b,
 	return false;
 l_yes:
 	return true;
-}
-
-/*
- * arch_static_branch_choose - the two-target site above: 0 (the NOP), 1
- * (jumped to a's label) or 2 (b's). `+ 1` sets the overrides flag in the
- * low bit of b's key offset.
- */
-static __attribute__((always_inline)) inline int
-arch_static_branch_choose(struct static_key *a, struct static_key *b)
-{
-	__asm__ goto(__JUMP_SITE_BEGIN
-		     ".balign 8\n\t.long 1b - ., %l[l_a] - .\n\t"
-		     ".quad %c0 - .\n\t"
-		     ".balign 8\n\t.long 1b - ., %l[l_b] - .\n\t"
-		     ".quad %c1 - . + 1\n\t"
-		     ".popsection"
-		     : : "i"(a), "i"(b) : : l_a, l_b);
-	return 0;
-l_a:
-	return 1;
-l_b:
-	return 2;
 }
 
 /*

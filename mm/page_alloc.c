@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: MIT
+/*
+ * mm/page_alloc.c - the page allocator's front (Linux: mm/page_alloc.c):
+ * alloc_pages(), free_pages(), free_accounted_pages(), and what an
+ * allocation does when no block is free.
+ *
+ * alloc_pages() is also where kernel-memory accounting starts, and
+ * free_accounted_pages() where it ends: a page a domain pays for is
+ * handed to mm/page_alloc_charged.c; the call tree from there to the
+ * counters is drawn once, in mm/memcg/memcg_charge.c.
+ */
+#include "mm/page_alloc_internal.h"
+
+__attribute__((noinline)) struct page *
+fill_new_page_slow(struct page *page, unsigned int order, gfp_t gfp)
+{
+	if (page_poisoning)
+		check_poison(page, order);
+	if (page_poisoning || (gfp & __GFP_ZERO))
+		memset(page_address(page),
+		       (gfp & __GFP_ZERO) ? 0 : PAGE_POISON_ALLOC,
+		       PAGE_SIZE << order);
+	return page;
+}
+
+/* Failures are logged, the first few of them: an out-of-memory storm (a
+ * fork bomb in the root domain) must not flood the console. */
+#define ALLOC_FAILURES_LOGGED 5
+static unsigned long alloc_failures;
+
+/*
+ * alloc_pages_slowpath - no block was free. Pages may be sitting on other
+ * CPUs' per-CPU lists: drain them and try again. __GFP_NOFAIL callers keep
+ * trying (other CPUs may be freeing memory), and a panic ends it if memory
+ * is truly gone.
+ */
+struct page *alloc_pages_slowpath(gfp_t gfp, unsigned int order)
+{
+	/* Draining other CPUs waits for them: not from an interrupt handler
+	 * or with a lock held (a CPU spinning on it with interrupts off
+	 * would never answer). Those callers drain only their own list. */
+	bool may_wait = !(gfp & __GFP_ATOMIC) && !in_interrupt();
+	int attempts = (gfp & __GFP_NOFAIL) ? 1000 : 1;
+	struct page *page;
+
+	for (int i = 0; i < attempts; i++) {
+		if (may_wait)
+			drain_all_pages();
+		else
+			drain_local_pages();
+		page = rmqueue(order);
+		if (page)
+			return page;
+		for (int spin = 0; spin < 1000; spin++)
+			cpu_relax();
+	}
+	if (gfp & __GFP_NOFAIL)
+		panic("alloc_pages: out of memory: __GFP_NOFAIL order-%u "
+		      "allocation cannot be met (%lu pages free)",
+		      order, nr_free_pages());
+	if (!(gfp & __GFP_NOWARN) &&
+	    __atomic_fetch_add(&alloc_failures, 1, __ATOMIC_RELAXED) <
+		    ALLOC_FAILURES_LOGGED)
+		printk("alloc_pages: order-%u allocation failed (gfp 0x%x, "
+		       "%lu pages free)\n", order, gfp, nr_free_pages());
+	return NULL;
+}
+
+void free_pages(struct page *page, unsigned int order)
+{
+	if (!page)
+		return;
+	free_page_is_descriptor("free_pages", page, order);
+	free_page_flags_check("free_pages", page, order, PAGE_FLAGS_CHECK);
+	__free_pages(page, order);
+}
+
+__attribute__((noinline)) struct page *
+alloc_pages_uncharged(gfp_t gfp, unsigned int order)
+{
+	struct page *page = __alloc_pages(gfp, order);
+
+	/* mm_page_alloc; and, for an allocation that asked to be charged
+	 * while the kmem key is on, memcg_kmem_domain (pays=nobody): one
+	 * site for both. */
+	trace_mm_page_alloc_unaccounted(page, order, gfp);
+	return page;
+}
+
+struct page *alloc_pages(gfp_t gfp, unsigned int order)
+{
+	if (unlikely(order > MAX_ORDER))
+		return NULL;
+	/* A 5-byte NOP until the first kmem limit is set
+	 * (docs/interface.md); then an allocation that asks to be charged
+	 * goes to its payer, unless that is the root (the common case). */
+	if (memcg_kmem_enabled() && (gfp & __GFP_KMEMCG)) {
+		struct mem_cgroup *memcg = memcg_kmem_payer(current);
+
+		if (memcg == root_mem_cgroup)
+			return alloc_pages_uncharged(gfp, order);
+		if (order == 0)
+			return alloc_page_charged(gfp, memcg);
+		return alloc_pages_charged(gfp, order, memcg);
+	}
+	return alloc_pages_uncharged(gfp, order);
+}
+
+void free_accounted_pages(struct page *page, unsigned int order)
+{
+	if (!page)
+		return;
+	free_page_is_descriptor("free_accounted_pages", page, order);
+	/* A charged page fails the uncharged page's test of its flags
+	 * (PG_kmemcg is one of them): an uncharged one, the common case,
+	 * pays no test more than free_pages does. */
+	if (unlikely(free_page_flags_bad(page, order, PAGE_FLAGS_CHECK))) {
+		/* Read again: the common case keeps nothing for it. */
+		if (!(READ_ONCE(page->flags) & PG_kmemcg))
+			bad_free("free_accounted_pages", page, order);
+		if (order == 0)
+			free_charged_page(page);
+		else
+			free_charged_pages(page, order);
+		return;
+	}
+	if (debug_check_on_free())
+		debug_check_free_block("free_accounted_pages", page, order);
+	__free_pages(page, order);
+}

@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: MIT
+/*
+ * mm/page_alloc_charged.c - the pages a domain pays for: their allocation
+ * and their free, with the charge (Linux: __alloc_pages' memcg_kmem
+ * hooks, __memcg_kmem_charge_page and __memcg_kmem_uncharge_page).
+ *
+ * alloc_pages_charged - allocate 2^order pages charged to memcg (who pays,
+ * as alloc_pages read it), or to nobody if the charge finds nobody pays.
+ * Returns NULL if the charge was refused or no pages were free.
+ * alloc_page_charged - the same for one page, the common case.
+ * free_charged_pages - free a block with PG_kmemcg and give its charge
+ * back: to this CPU's stock if that caches the block's domain and has
+ * room, else to the counters (memcg_kmem_uncharge_page). The block is
+ * freed first: for a moment the domain pays for a page it no longer has,
+ * never the reverse. free_charged_page - the same for one page.
+ *
+ * alloc_pages() sends here an allocation with __GFP_KMEMCG, while the
+ * kmem key is on, by a task whose domain is not the root; and
+ * free_accounted_pages() a page with PG_kmemcg. The call tree from here to
+ * the counters is drawn once, in mm/memcg/memcg_charge.c.
+ *
+ * The stock and the per-CPU page list are the same kind of thing: a
+ * per-CPU cache in front of something shared. So an order-0 page and its
+ * charge are taken, and given back, in one interrupts-off section, here.
+ */
+#include "mm/page_alloc_internal.h"
+
+/*
+ * __alloc_pages_with_charge - the pages for a charge this CPU tried to make
+ * on its own (KMEM_CHARGE_NOBODY: it could not): the counters charged if
+ * need be, the pages taken from the buddy allocator, and the charge
+ * committed to them - or given back if none came.
+ */
+static __attribute__((always_inline)) inline struct page *
+__alloc_pages_with_charge(gfp_t gfp, unsigned int order,
+			  struct kmem_charge charge)
+{
+	struct page *page;
+
+	if (charge.from == KMEM_CHARGE_NOBODY) {
+		charge = memcg_kmem_charge(gfp, order);
+		if (charge.from == KMEM_CHARGE_REFUSED)
+			return NULL;  /* the domain is at its limit */
+	}
+	page = __alloc_pages(gfp, order);
+	/* The events: a stock hit's four at one site, the others' two at
+	 * another (kernel/trace/trace_events.h). */
+	if (charge.from == KMEM_CHARGE_STOCK)
+		trace_memcg_kmem_stock_alloc(page, charge.memcg, (int)order,
+					     gfp);
+	else
+		trace_memcg_kmem_charged_alloc(page, charge.memcg, (int)order,
+					       gfp);
+	if (unlikely(!page)) {
+		memcg_kmem_cancel_charge(charge, order);
+		return NULL;
+	}
+	memcg_kmem_commit_charge(page, charge);
+	return page;
+}
+
+/* alloc_pages_with_charge - the same, out of line: the rest of
+ * alloc_page_charged. */
+static __attribute__((noinline)) struct page *
+alloc_pages_with_charge(gfp_t gfp, unsigned int order,
+			struct kmem_charge charge)
+{
+	return __alloc_pages_with_charge(gfp, order, charge);
+}
+
+struct page *alloc_pages_charged(gfp_t gfp, unsigned int order,
+				 struct mem_cgroup *memcg)
+{
+	struct kmem_charge charge;
+	unsigned long flags;
+
+	if (memcg_kmem_bypass(gfp))
+		return alloc_pages_uncharged(gfp, order);
+	flags = local_irq_save();
+	charge = __memcg_kmem_charge_local(memcg, order, gfp);
+	local_irq_restore(flags);
+	return __alloc_pages_with_charge(gfp, order, charge);
+}
+
+struct page *alloc_page_charged(gfp_t gfp, struct mem_cgroup *memcg)
+{
+	struct kmem_charge charge;
+	struct page *page = NULL;
+	unsigned long flags;
+
+	if (unlikely(memcg_kmem_bypass(gfp)))
+		return alloc_pages_uncharged(gfp, 0);
+	/* The charge from this CPU's stock (or exactly, if there is no
+	 * stock) and the page from this CPU's list, in one section. The
+	 * rest - fault injection on, memory near the reserve, the list
+	 * empty - is __alloc_pages' (alloc_pages_with_charge). */
+	flags = local_irq_save();
+	charge = __memcg_kmem_charge_local(memcg, 0, gfp);
+	if (likely(charge.from != KMEM_CHARGE_NOBODY) &&
+	    likely(!fail_page_on() && zone_watermark_plenty()))
+		page = __pcp_try_alloc_page();
+	local_irq_restore(flags);
+	if (unlikely(!page))
+		return alloc_pages_with_charge(gfp, 0, charge);
+	prep_new_page(page, 0);
+	memcg_kmem_commit_charge(page, charge);
+	if (charge.from == KMEM_CHARGE_STOCK)
+		trace_memcg_kmem_stock_alloc(page, charge.memcg, 0, gfp);
+	else
+		trace_memcg_kmem_charged_alloc(page, charge.memcg, 0, gfp);
+	return fill_new_page(page, 0, gfp);
+}
+
+void free_charged_pages(struct page *page, unsigned int order)
+{
+	struct mem_cgroup *memcg = page->memcg;
+	enum stock_return ret;
+	unsigned long flags;
+
+	free_charged_check(page, order);
+	free_prepare(page, order);
+	flags = local_irq_save();
+	ret = __stock_return_kmem(this_cpu_stock(), memcg, 1u << order);
+	local_irq_restore(flags);
+	if (likely(ret == STOCK_RETURNED)) {
+		trace_memcg_kmem_stock_free(page, memcg, (int)order);
+		__free_pages_prepared(page, order);
+		return;
+	}
+	__free_pages_prepared(page, order);
+	memcg_kmem_uncharge_page(memcg, 1ul << order, page, ret);
+}
+
+/* free_charged_page_slow - the rest of free_charged_page: the page to
+ * this CPU's list if it did not go there in the section (a page of
+ * another node, or the list full: pcp_free_page knows those), then the
+ * charge to the counters if the stock did not take it. */
+static __attribute__((noinline)) void
+free_charged_page_slow(struct page *page, struct mem_cgroup *memcg,
+		       enum stock_return ret, bool listed)
+{
+	if (!listed)
+		pcp_free_page(page);
+	if (ret == STOCK_RETURNED)
+		trace_memcg_kmem_stock_free(page, memcg, 0);
+	else
+		memcg_kmem_uncharge_page(memcg, 1, page, ret);
+}
+
+void free_charged_page(struct page *page)
+{
+	struct mem_cgroup *memcg = page->memcg;
+	enum stock_return ret;
+	unsigned long flags;
+	bool listed;
+
+	/* With the debug checks or poisoning on, the general path. */
+	if (unlikely(debug_check_on_free() || page_poisoning)) {
+		free_charged_pages(page, 0);
+		return;
+	}
+	if (free_page_flags_bad(page, 0, PAGE_FLAGS_CHECK & ~PG_kmemcg) ||
+	    unlikely(!memcg))
+		bad_free("free_accounted_pages", page, 0);
+	free_reset(page);
+	/* The charge back to this CPU's stock and the page to this CPU's
+	 * list, in one section. */
+	flags = local_irq_save();
+	ret = __stock_return_kmem(this_cpu_stock(), memcg, 1);
+	listed = __pcp_try_free_page(page);
+	local_irq_restore(flags);
+	if (unlikely(!listed || ret != STOCK_RETURNED)) {
+		free_charged_page_slow(page, memcg, ret, listed);
+		return;
+	}
+	trace_memcg_kmem_stock_free(page, memcg, 0);
+}
