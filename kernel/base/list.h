@@ -39,7 +39,8 @@ static inline void list_add(struct list_head *entry, struct list_head *head)
 }
 
 /* list_add_tail - insert entry before head (queue order). */
-static inline void list_add_tail(struct list_head *entry, struct list_head *head)
+static inline void list_add_tail(struct list_head *entry,
+				 struct list_head *head)
 {
 	__list_add(entry, head->prev, head);
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * kernel/base/static_key.h - branches that cost nothing until they are switched on
- * (Linux: include/linux/jump_label.h).
+ * kernel/base/static_key.h - branches that cost nothing until they are
+ * switched on (Linux: include/linux/jump_label.h).
  *
  *   DEFINE_STATIC_KEY_FALSE(my_key);            // off; listed in /proc
  *
@@ -14,10 +14,10 @@
  * A key is a reference count: the branch is taken while it is above zero.
  * In the kernel, static_branch_unlikely() is an `asm goto` that leaves the
  * NOP at the call site and records the site in the __jump_table section
- * (arch/x86_64/asm/jump_label.h, kernel/base/static_key_table.h); the count's 0->1
- * and 1->0 transitions rewrite every site of the key, while other CPUs run
- * (arch/x86_64/text_poke.c). In host programs (TALLY_HOST) the branch is a
- * plain read of the count.
+ * (arch/x86_64/asm/jump_label.h, kernel/base/static_key_table.h); the
+ * count's 0->1 and 1->0 transitions rewrite every site of the key, while
+ * other CPUs run (arch/x86_64/text_poke.c). In host programs (TALLY_HOST)
+ * the branch is a plain read of the count.
  *
  * /proc/static_keys lists every key defined with DEFINE_STATIC_KEY_FALSE,
  * its count and its sites (kernel/static_key_proc.c).

@@ -73,8 +73,8 @@ struct trace_entry *trace_record_begin(enum trace_event_id id,
 	if (!task) {
 		strcpy(e->comm, "<boot>");
 	} else if (task->pid < 0) {
-		/* charge_as_begin's stand-in (kernel/sched/fork.c): `run` charging
-		 * a task that has no PID yet. */
+		/* charge_as_begin's stand-in (kernel/sched/fork.c): `run`
+		 * charging a task that has no PID yet. */
 		strcpy(e->comm, "<new>");
 	} else {
 		e->pid = task->pid;

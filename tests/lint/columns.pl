@@ -6,9 +6,8 @@
 # a NOLINT directive is let through: the checker reads it whole.
 #
 # Prints "file:line: N columns" for each line that does not fit, and exits
-# 1 if there is one outside the path prefixes listed in
-# tests/lint/columns-pending (code whose rewrite is under way elsewhere;
-# its lines are printed as "pending"). `make lint` runs it; tests/tree/columns.t checks the same.
+# 1 if there is one. `make lint` runs it; tests/tree/columns.t checks the
+# same.
 use strict;
 use warnings;
 use File::Find;
@@ -30,14 +29,6 @@ my @dirs = @ARGV ? @ARGV : grep { -d } qw(kernel mm arch drivers);
 my @files;
 find(sub { push @files, $File::Find::name if -f && /\.(c|h|S)$/ }, @dirs);
 
-my @pending;
-if (open my $p, '<', 'tests/lint/columns-pending') {
-	while (<$p>) {
-		s/#.*//;
-		push @pending, $1 if /^\s*(\S+)/;
-	}
-}
-
 my $bad = 0;
 for my $f (sort @files) {
 	open my $fh, '<', $f or die "$f: $!";
@@ -46,10 +37,8 @@ for my $f (sort @files) {
 		my $c = columns($line);
 		next if $c <= 80 || $line =~ /NOLINT/;
 		(my $path = $f) =~ s{^\./}{};
-		my $later = (grep { index($path, $_) == 0 } @pending)
-			? ' (pending)' : '';
-		print "$path:$.: $c columns$later\n";
-		$bad = 1 unless $later;
+		print "$path:$.: $c columns\n";
+		$bad = 1;
 	}
 }
 exit $bad;
