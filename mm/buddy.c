@@ -21,7 +21,7 @@
  *
  * This file is the buddy core: the free lists, splitting and merging.
  * The allocator's front (alloc_pages, free_pages) is mm/page_alloc.c; a
- * charged page's way in and out, mm/page_alloc_charged.c; the checks of a
+ * charged page's way in and out, mm/memcg/charged_pages.c; the checks of a
  * free, mm/free_check.c. The inlines they share: mm/page_alloc_internal.h.
  */
 #include "mm/buddy.h"

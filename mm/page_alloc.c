@@ -6,7 +6,7 @@
  *
  * alloc_pages() is also where kernel-memory accounting starts, and
  * free_accounted_pages() where it ends: a page a domain pays for is
- * handed to mm/page_alloc_charged.c; the call tree from there to the
+ * handed to mm/memcg/charged_pages.c; the call tree from there to the
  * counters is drawn once, in mm/memcg/memcg_charge.c.
  */
 #include "mm/page_alloc_internal.h"

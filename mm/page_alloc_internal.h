@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * mm/page_alloc_internal.h - what the files of the page allocator share
- * (mm/buddy.c, mm/page_alloc.c, mm/page_alloc_charged.c, mm/free_check.c):
+ * (mm/buddy.c, mm/page_alloc.c, mm/memcg/charged_pages.c, mm/free_check.c):
  * the hot inlines of an allocation and a free, and the out-of-line calls
  * they make. Not for the rest of the kernel: mm/buddy.h is the interface.
  */
@@ -14,7 +14,7 @@
 #include "mm/buddy.h"
 #include "mm/debug_free.h"
 #include "mm/fail_page.h"
-#include "mm/memcg/kmem_hooks.h"
+#include "mm/memcg_hooks.h"
 #include "mm/pcp.h"
 #include "mm/watermark.h"
 
@@ -30,12 +30,7 @@ struct page *alloc_pages_slowpath(gfp_t gfp, unsigned int order);
 /* alloc_pages_uncharged - an allocation nobody pays for. */
 __attribute__((noinline)) struct page *
 alloc_pages_uncharged(gfp_t gfp, unsigned int order);
-/* mm/page_alloc_charged.c */
-struct page *alloc_pages_charged(gfp_t gfp, unsigned int order,
-				 struct mem_cgroup *memcg);
-struct page *alloc_page_charged(gfp_t gfp, struct mem_cgroup *memcg);
-void free_charged_pages(struct page *page, unsigned int order);
-void free_charged_page(struct page *page);
+/* mm/memcg/charged_pages.c: declared in mm/memcg_hooks.h */
 /* mm/free_check.c */
 _Noreturn void bad_free(const char *who, struct page *page,
 			unsigned int order);

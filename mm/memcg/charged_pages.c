@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * mm/page_alloc_charged.c - the pages a domain pays for: their allocation
+ * mm/memcg/charged_pages.c - the pages a domain pays for: their allocation
  * and their free, with the charge (Linux: __alloc_pages' memcg_kmem
  * hooks, __memcg_kmem_charge_page and __memcg_kmem_uncharge_page).
  *
@@ -23,6 +23,8 @@
  * per-CPU cache in front of something shared. So an order-0 page and its
  * charge are taken, and given back, in one interrupts-off section, here.
  */
+#include "mm/memcg/kmem_hooks.h"
+#include "mm/memcg/stock.h"
 #include "mm/page_alloc_internal.h"
 
 /*

@@ -12,7 +12,7 @@
  * the domain charged: the task may move to another domain in between,
  * and the page belongs to the domain that paid.
  *
- * The page allocator (mm/page_alloc_charged.c) takes a charge in two
+ * The page allocator (mm/memcg/charged_pages.c) takes a charge in two
  * steps: first __memcg_kmem_charge_local, in its own interrupts-off
  * section that also takes the page from this CPU's list; if that could
  * not charge, memcg_kmem_charge, with interrupts on. The whole call tree,
@@ -27,61 +27,8 @@
 #include "mm/gfp.h"
 #include "mm/memcg/memcontrol.h"
 #include "mm/memcg/stock.h"
+#include "mm/memcg_hooks.h"
 #include "mm/page.h"
-
-extern struct static_key memcg_kmem_enabled_key;
-
-static inline bool memcg_kmem_enabled(void)
-{
-#ifdef CONFIG_MEMCG_KMEM
-	return static_branch_unlikely(&memcg_kmem_enabled_key);
-#else
-	return false;
-#endif
-}
-
-/*
- * set_active_memcg - until it is set back, the current task's kernel
- * allocations are charged to memcg (NULL: to its own domain again), even
- * if it is a system task. Returns the previous one, to restore. The
- * caller keeps a reference on memcg meanwhile. Used by `run` (the shell
- * allocates a new task's stack and struct on its behalf), the benchmarks
- * and the in-kernel tests. Linux has the same concept (set_active_memcg,
- * 5.10).
- */
-static inline struct mem_cgroup *set_active_memcg(struct mem_cgroup *memcg)
-{
-	struct task *task = current;
-	struct mem_cgroup *old = task->active_memcg;
-
-	WRITE_ONCE(task->active_memcg, memcg);
-	return old;
-}
-
-/*
- * memcg_kmem_payer - who pays for a kernel allocation by task: the domain
- * set with set_active_memcg, else the task's own (system tasks live in
- * the root: mem_cgroup_move_task moves none of them elsewhere). The
- * kernel asks only once the kmem key is on, when every CPU runs a task;
- * host tests run without one: NULL. The answer may be the root or a domain
- * without a kmem limit: nobody is charged then. The pointer may only be
- * compared; to read the domain, hold interrupts off (a task is moved only
- * after every CPU took an IPI) or a reference. The one place the decision
- * is made: the page hooks, the slab and the tracer use it.
- */
-static inline struct mem_cgroup *memcg_kmem_payer(struct task *task)
-{
-	struct mem_cgroup *memcg;
-
-#ifdef TALLY_HOST
-	if (!task)
-		return NULL;
-#endif
-	memcg = READ_ONCE(task->active_memcg);
-	if (!memcg)
-		memcg = READ_ONCE(task->memcg);
-	return memcg;
-}
 
 /* memcg_kmem_bypass - the allocations nobody pays for whoever asks
  * (docs/interface.md): __GFP_NOFAIL (they may not be refused) and those

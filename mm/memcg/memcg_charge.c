@@ -11,16 +11,16 @@
  * alloc_pages()                                          mm/page_alloc.c
  *   nobody pays (key off, root...): alloc_pages_uncharged() mm/page_alloc.c
  *   who pays: memcg_kmem_payer(), memcg_kmem_bypass() mm/memcg/kmem_hooks.h
- *   one page: alloc_page_charged()               mm/page_alloc_charged.c
+ *   one page: alloc_page_charged()               mm/memcg/charged_pages.c
  *     irqs off: __memcg_kmem_charge_local()        mm/memcg/kmem_hooks.h
  *       the stock hit: __stock_take()                   mm/memcg/stock.h
  *       no stock: __res_counter_try_charge_two()  mm/memcg/res_counter.h
  *     a page from this CPU's list: __pcp_try_alloc_page()      mm/pcp.h
  *     irqs on; the page takes the receipt:       mm/memcg/kmem_hooks.h
  *       memcg_kmem_commit_charge()                 mm/memcg/kmem_hooks.h
- *   more pages: alloc_pages_charged()            mm/page_alloc_charged.c
+ *   more pages: alloc_pages_charged()            mm/memcg/charged_pages.c
  *     (the same, with the pages from the buddy allocator)
- *   the rest of both: alloc_pages_with_charge()  mm/page_alloc_charged.c
+ *   the rest of both: alloc_pages_with_charge()  mm/memcg/charged_pages.c
  *     memcg_kmem_charge(), memcg_kmem_get_payer()  mm/memcg/kmem_hooks.c
  *       memcg_charge_kmem_counters()                                here
  *         a batch: charge_kmem_batch()                              here
@@ -32,10 +32,10 @@
  *     no page: memcg_kmem_cancel_charge()          mm/memcg/kmem_hooks.c
  *
  * free_accounted_pages()                                 mm/page_alloc.c
- *   one page: free_charged_page()                mm/page_alloc_charged.c
+ *   one page: free_charged_page()                mm/memcg/charged_pages.c
  *     irqs off: __stock_return_kmem()                   mm/memcg/stock.h
  *     and __pcp_try_free_page(); irqs on                       mm/pcp.h
- *   more pages, or checks on: free_charged_pages() mm/page_alloc_charged.c
+ *   more pages, or checks on: free_charged_pages() mm/memcg/charged_pages.c
  *   the stock took nothing: memcg_kmem_uncharge_page() mm/memcg/kmem_hooks.c
  *     memcg_uncharge_kmem_counters()                                here
  * MAP END

@@ -107,7 +107,7 @@ bool consume_stock(struct mem_cgroup *memcg, unsigned int nr_pages,
 /* __stock_take - take nr_pages of the kind asked for from stock, if it
  * is stocked for memcg and holds enough: consume_stock with interrupts
  * already off, and no tracepoint (the page allocator's stock hit records
- * its events at one site of its own, mm/page_alloc_charged.c). */
+ * its events at one site of its own, mm/memcg/charged_pages.c). */
 static inline bool __stock_take(struct memcg_stock_pcp *stock,
 				struct mem_cgroup *memcg, unsigned int nr_pages,
 				bool kmem)

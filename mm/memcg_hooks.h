@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mm/memcg_hooks.h - what the page allocator asks of domain accounting:
+ * is it on, who pays, and the charged pages' way in and out.
+ *
+ * Declared here, below mm/memcg/, so that mm/ includes nothing of
+ * memcg's: the functions are defined in mm/memcg/charged_pages.c, and a
+ * domain stays an opaque struct mem_cgroup to mm/. Linux declares the
+ * same hooks in include/linux/memcontrol.h for the same reason. The
+ * layers are drawn in docs/layout.md.
+ */
+#ifndef MM_MEMCG_HOOKS_H
+#define MM_MEMCG_HOOKS_H
+
+#include <stdbool.h>
+
+#include "kernel/base/static_key.h"
+#include "kernel/task/task.h"
+#include "mm/gfp.h"
+
+struct mem_cgroup;
+struct page;
+
+/* The domain at the top of the tree; what it owns nobody pays for. */
+extern struct mem_cgroup *root_mem_cgroup;
+
+/* On from the first kmem limit set anywhere (docs/design.md). */
+extern struct static_key memcg_kmem_enabled_key;
+
+/* memcg_kmem_enabled - is kernel memory accounted anywhere? A 5-byte NOP
+ * at each caller until the first kmem limit is set. */
+static inline bool memcg_kmem_enabled(void)
+{
+#ifdef CONFIG_MEMCG_KMEM
+	return static_branch_unlikely(&memcg_kmem_enabled_key);
+#else
+	return false;
+#endif
+}
+
+/*
+ * set_active_memcg - until it is set back, the current task's kernel
+ * allocations are charged to memcg (NULL: to its own domain again), even
+ * if it is a system task. Returns the previous one, to restore. The
+ * caller keeps a reference on memcg meanwhile. Used by `run` (the shell
+ * allocates a new task's stack and struct on its behalf), the benchmarks
+ * and the in-kernel tests. Linux has the same concept (set_active_memcg,
+ * 5.10).
+ */
+static inline struct mem_cgroup *set_active_memcg(struct mem_cgroup *memcg)
+{
+	struct task *task = current;
+	struct mem_cgroup *old = task->active_memcg;
+
+	WRITE_ONCE(task->active_memcg, memcg);
+	return old;
+}
+
+/*
+ * memcg_kmem_payer - who pays for a kernel allocation by task: the domain
+ * set with set_active_memcg, else the task's own (system tasks live in
+ * the root: mem_cgroup_move_task moves none of them elsewhere). The
+ * kernel asks only once the kmem key is on, when every CPU runs a task;
+ * host tests run without one: NULL. The answer may be the root or a domain
+ * without a kmem limit: nobody is charged then. The pointer may only be
+ * compared; to read the domain, hold interrupts off (a task is moved only
+ * after every CPU took an IPI) or a reference. The one place the decision
+ * is made: the page hooks, the slab and the tracer use it.
+ */
+static inline struct mem_cgroup *memcg_kmem_payer(struct task *task)
+{
+	struct mem_cgroup *memcg;
+
+#ifdef TALLY_HOST
+	if (!task)
+		return NULL;
+#endif
+	memcg = READ_ONCE(task->active_memcg);
+	if (!memcg)
+		memcg = READ_ONCE(task->memcg);
+	return memcg;
+}
+
+/* alloc_pages_charged - 2^order pages charged to memcg (who pays, as
+ * alloc_pages read it), or to nobody if the charge finds nobody pays.
+ * NULL if the charge was refused or no pages were free.
+ * alloc_page_charged - the same for one page, the common case. */
+struct page *alloc_pages_charged(gfp_t gfp, unsigned int order,
+				 struct mem_cgroup *memcg);
+struct page *alloc_page_charged(gfp_t gfp, struct mem_cgroup *memcg);
+
+/* free_charged_pages - free a block with PG_kmemcg and give its charge
+ * back to its domain. free_charged_page - the same for one page. */
+void free_charged_pages(struct page *page, unsigned int order);
+void free_charged_page(struct page *page);
+
+#endif
