@@ -10,7 +10,7 @@
  * MAP BEGIN
  * alloc_pages()                                          mm/page_alloc.c
  *   nobody pays (key off, root...): alloc_pages_uncharged() mm/page_alloc.c
- *   who pays: memcg_kmem_payer(), memcg_kmem_bypass() mm/memcg/kmem_hooks.h
+ *   who pays: memcg_kmem_payer()                         mm/memcg_hooks.h
  *   one page: alloc_page_charged()               mm/memcg/charged_pages.c
  *     irqs off: __memcg_kmem_charge_local()        mm/memcg/kmem_hooks.h
  *       the stock hit: __stock_take()                   mm/memcg/stock.h
