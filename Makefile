@@ -101,17 +101,17 @@ KERNEL_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(KERNEL_C)) \
 # them compiles for the host too, behind the platform interface
 # (kernel/base/platform.h; tests/unit/host_*.c stand in for the machine).
 HOST_DIRS := kernel/lib kernel/fs kernel/cgroup kernel/shell kernel/trace
-# Host-built files outside those folders, and kernel-only files inside them.
+# Host-built files outside those folders, and kernel-only files inside them
+# or inside mm/ (the tracer, and the recorders of the events it records).
 # Each must exist: a file that moves out from under a name here stops the
 # build instead of silently leaving the host build.
 HOST_ALSO := kernel/static_key.c kernel/static_key_table.c kernel/task/runqueue.c
 HOST_EXCLUDE := kernel/fs/proc.c kernel/shell/cmd_tasks.c \
 	kernel/shell/cmd_locktest.c kernel/shell/script.c \
-	kernel/trace/trace.c kernel/trace/trace_events.c kernel/trace/trace_fs.c \
-	kernel/trace/trace_pipe.c
+	kernel/trace/trace.c mm/kmem_trace.c mm/memcg/memcg_trace.c
 $(foreach f,$(HOST_ALSO) $(HOST_EXCLUDE),$(if $(wildcard $(f)),,$(error Makefile: $(f) is named in HOST_ALSO or HOST_EXCLUDE but does not exist)))
-HOST_SRCS := $(sort $(call rwildcard,mm,*.c) \
-	$(filter-out $(HOST_EXCLUDE),$(foreach d,$(HOST_DIRS),$(wildcard $(d)/*.c))) \
+HOST_SRCS := $(sort $(filter-out $(HOST_EXCLUDE),$(call rwildcard,mm,*.c) \
+	$(foreach d,$(HOST_DIRS),$(wildcard $(d)/*.c))) \
 	$(HOST_ALSO)) $(wildcard tests/unit/host_*.c)
 HOST_HEADERS := $(KERNEL_H) $(wildcard tests/unit/*.h)
 # The host chooses its platform stubs here: kernel/base/platform.h names only the

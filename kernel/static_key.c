@@ -27,7 +27,7 @@
 
 #include "kernel/base/spinlock.h"
 #include "kernel/base/static_key_table.h"
-#include "kernel/trace/trace_events.h"
+#include "kernel/static_key_trace.h"
 
 #ifdef TALLY_HOST
 /* Host programs: no sites to patch. */

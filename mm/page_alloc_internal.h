@@ -10,7 +10,7 @@
 
 #include <string.h>
 
-#include "kernel/trace/trace_events.h"
+#include "mm/kmem_trace.h"
 #include "mm/buddy.h"
 #include "mm/debug_free.h"
 #include "mm/fail_page.h"

@@ -91,7 +91,7 @@ static inline bool static_key_any_on(struct static_key *const *keys,
  * on. Each key lists the site among its own (/proc/static_keys), and a
  * key switched off leaves the site a jump while another key of it is
  * still on (jump_label_update). The tracepoints of the stock hit share
- * one site (kernel/trace/trace_events.h).
+ * one site (mm/memcg/memcg_trace.h).
  */
 #define static_branch_unlikely_any(...) \
 	__static_branch_any(__VA_ARGS__, 4, 3, 2, 1, 0)(__VA_ARGS__)

@@ -23,6 +23,7 @@
 #include "kernel/static_key_proc.h"
 #include "kernel/sched/task_table.h"
 #include "kernel/trace/trace.h"
+#include "kernel/tracefs/tracefs.h"
 #include "kernel/fs/tmpfs.h"
 #include "mm/fail_page.h"
 #include "mm/watermark.h"
@@ -58,8 +59,10 @@ _Noreturn void start_kernel_services(void)
 		panic("tmpfs: cannot create /tmp");
 	static_key_proc_init();
 	initcalls_run(fs);      /* the drivers' /proc files */
-	/* /sys/kernel/tracing; the rings come with the first event */
+	/* the tracer, and /sys/kernel/tracing; the rings come with the
+	 * first event */
 	trace_init();
+	trace_fs_init();
 	watermark_init();
 	task_table_init();      /* before the first task */
 	sched_start();          /* kmain's context is now the idle task */

@@ -35,7 +35,7 @@
 #include "kernel/sched/sched.h"
 #include "kernel/task/task.h"
 #include "kernel/task/task_ops.h"
-#include "kernel/trace/trace_events.h"
+#include "kernel/sched/task_trace.h"
 #include "kernel/sched/task_table.h"
 #include "mm/buddy.h"
 #include "mm/memcg/kmem_hooks.h"

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * kernel/trace/trace.c - the tracer: a ring buffer per CPU, recording into
- * it, turning events on and off, and reading the entries back in time
- * order (Linux: kernel/trace/trace.c, kernel/trace/ring_buffer.c).
+ * kernel/trace/trace.c - the tracer: the table of events, a ring buffer
+ * per CPU, recording into it, turning events on and off, and reading the
+ * entries back in time order (Linux: kernel/trace/trace.c,
+ * kernel/trace/ring_buffer.c).
  *
  * Each CPU records into its own ring (kernel/trace/trace_ring.h), under the
  * ring's own lock with interrupts off: the writer is almost always alone,
@@ -11,10 +12,12 @@
  * under other locks (the static-key lock, for one), and recording must
  * neither take part in their ordering nor be reported by the lock checker.
  *
- * Timestamps are TSC ticks from trace_init, shown in seconds with
- * microseconds as ftrace does. The TSCs of the CPUs agree (QEMU and every
- * CPU tally targets have an invariant TSC), so entries of different CPUs
- * are merged by timestamp.
+ * Timestamps are ticks of the architecture's trace clock (the TSC,
+ * arch/x86_64/asm/tracepoint.h) from trace_init. The clocks of the CPUs
+ * agree, so entries of different CPUs are merged by timestamp.
+ *
+ * The events are the linker's trace_events table, which each subsystem
+ * adds to (TRACE_EVENT_DEFINE); an event's number is its place in it.
  */
 #include "kernel/trace/trace.h"
 
@@ -22,16 +25,14 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "arch/x86_64/lapic.h"
-#include "arch/x86_64/io.h"
-#include "kernel/base/spinlock.h"
+#include "arch/x86_64/asm/tracepoint.h"
 #include "kernel/base/platform.h"
+#include "kernel/base/spinlock.h"
 #include "kernel/task/task.h"
-#include "mm/buddy.h"
-#include "mm/page.h"
 
-/* Each CPU's ring: 2^TRACE_RING_ORDER pages of entries (64 KiB: 512). */
-#define TRACE_RING_ORDER 4
+/* The table's bounds (linker.ld: sorted by rank). */
+extern const struct trace_event __start_trace_events[];
+extern const struct trace_event __stop_trace_events[];
 
 struct trace_cpu {
 	spinlock_t lock;
@@ -45,7 +46,21 @@ static uint64_t trace_tsc_base;
 /* Events on, a bit each; changed under the control tree's lock. */
 static uint64_t trace_events_on;
 
-struct trace_entry *trace_record_begin(enum trace_event_id id,
+/* The table's bounds are two symbols of the linker's, not one C array:
+ * measure it in bytes. */
+unsigned int trace_event_count(void)
+{
+	return (unsigned int)(((uintptr_t)__stop_trace_events -
+			       (uintptr_t)__start_trace_events) /
+			      sizeof(struct trace_event));
+}
+
+const struct trace_event *trace_event_get(unsigned int id)
+{
+	return id < trace_event_count() ? &__start_trace_events[id] : NULL;
+}
+
+struct trace_entry *trace_record_begin(const struct trace_event *ev,
 				       unsigned long *flags)
 {
 	struct trace_cpu *tc;
@@ -66,8 +81,10 @@ struct trace_entry *trace_record_begin(enum trace_event_id id,
 		local_irq_restore(*flags);
 		return NULL;
 	}
-	e->ts = rdtsc() - trace_tsc_base;
-	e->event = (uint16_t)id;
+	e->ts = arch_trace_clock() - trace_tsc_base;
+	e->event = (uint16_t)(((uintptr_t)ev -
+			       (uintptr_t)__start_trace_events) /
+			      sizeof(struct trace_event));
 	e->cpu = (uint16_t)cpu;
 	task = current;
 	if (!task) {
@@ -89,66 +106,67 @@ void trace_record_end(unsigned long flags)
 	local_irq_restore(flags);
 }
 
-/*
- * trace_rings_alloc - give every CPU its ring, the first time an event is
- * turned on (not at boot: a kernel that never traces keeps its memory, and
- * its free lists are what they were without tracing - the page benchmarks
- * measure the same blocks). Returns 0, or -ENOMEM if a ring could not be
- * had (the rings already made are kept for the next try).
- */
-static int trace_rings_alloc(void)
+bool trace_ring_ready(unsigned int cpu)
 {
-	uint32_t per_ring = (PAGE_SIZE << TRACE_RING_ORDER) /
-			    sizeof(struct trace_entry);
+	return trace_cpu[cpu].ring.slots != NULL;
+}
+
+void trace_ring_give(unsigned int cpu, void *mem, size_t bytes)
+{
+	uint32_t fits = (uint32_t)(bytes / sizeof(struct trace_entry));
 	uint32_t size = 1;
 
-	if (__atomic_load_n(&trace_ready, __ATOMIC_ACQUIRE))
-		return 0;
-	while (size * 2 <= per_ring)
+	if (trace_ring_ready(cpu) || !fits)
+		return;
+	while (size * 2 <= fits)
 		size *= 2;
-	for (unsigned int cpu = 0; cpu < nr_cpus; cpu++) {
-		struct page *page;
+	trace_ring_init(&trace_cpu[cpu].ring, mem, size);
+}
 
-		if (trace_cpu[cpu].ring.slots)
-			continue;
-		page = alloc_pages(GFP_KERNEL | __GFP_NOWARN, TRACE_RING_ORDER);
-		if (!page)
-			return -ENOMEM;
-		trace_ring_init(&trace_cpu[cpu].ring, page_address(page), size);
-	}
+bool trace_rings_ready(void)
+{
+	if (__atomic_load_n(&trace_ready, __ATOMIC_ACQUIRE))
+		return true;
+	for (unsigned int cpu = 0; cpu < nr_cpus; cpu++)
+		if (!trace_ring_ready(cpu))
+			return false;
 	__atomic_store_n(&trace_ready, true, __ATOMIC_RELEASE);
-	return 0;
+	return true;
 }
 
 void trace_init(void)
 {
+	if (trace_event_count() > TRACE_EVENTS_MAX)
+		panic("trace: %u events, at most %u", trace_event_count(),
+		      TRACE_EVENTS_MAX);
 	for (unsigned int cpu = 0; cpu < nr_cpus; cpu++)
 		spin_lock_init(&trace_cpu[cpu].lock);
-	trace_tsc_base = rdtsc();
-	trace_fs_init();
+	trace_tsc_base = arch_trace_clock();
 }
 
-int trace_event_enable(enum trace_event_id id, bool on)
+int trace_event_enable(unsigned int id, bool on)
 {
 	uint64_t bit = 1ull << id;
 
+	if (id >= trace_event_count())
+		return -EINVAL;
 	if (on == !!(trace_events_on & bit))
 		return 0;
 	if (on) {
-		if (trace_rings_alloc() < 0)
+		if (!trace_rings_ready())
 			return -ENOMEM;
 		trace_events_on |= bit;
-		static_key_slow_inc(trace_events[id].key);
+		static_key_slow_inc(trace_event_get(id)->key);
 	} else {
 		trace_events_on &= ~bit;
-		static_key_slow_dec(trace_events[id].key);
+		static_key_slow_dec(trace_event_get(id)->key);
 	}
 	return 0;
 }
 
-bool trace_event_enabled(enum trace_event_id id)
+bool trace_event_enabled(unsigned int id)
 {
-	return trace_events_on & (1ull << id);
+	return id < TRACE_EVENTS_MAX && (trace_events_on & (1ull << id));
 }
 
 void trace_set_on(bool on)
@@ -237,22 +255,4 @@ bool trace_next(uint64_t *pos, bool consume, struct trace_entry *out)
 		pos[best]++;
 	ring_unlock((unsigned int)best, flags);
 	return got;
-}
-
-void trace_format(const struct trace_entry *e, char *buf, size_t size)
-{
-	uint64_t us = tsc_khz ? e->ts * 1000 / tsc_khz : e->ts / 1000;
-	char fields[192];
-	char task[TRACE_COMM_MAX + 16];
-	const struct trace_event *ev = e->event < NR_TRACE_EVENTS ?
-					       &trace_events[e->event] : NULL;
-
-	fields[0] = '\0';
-	if (ev && ev->print)
-		ev->print(e, fields, sizeof(fields));
-	snprintf(task, sizeof(task), "%s-%d", e->comm, (int)e->pid);
-	snprintf(buf, size, "%22s [%03u] %5llu.%06llu: %s: %s\n", task,
-		 (unsigned int)e->cpu, (unsigned long long)(us / 1000000),
-		 (unsigned long long)(us % 1000000),
-		 ev ? ev->name : "unknown", fields);
 }

@@ -1,21 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * kernel/trace/trace.h - the tracer: per-CPU ring buffers, turning events
- * on and off, and reading the trace back (Linux: kernel/trace/trace.c).
+ * kernel/trace/trace.h - the tracer: the table of events, per-CPU ring
+ * buffers, turning events on and off, and reading the entries back
+ * (Linux: kernel/trace/trace.c, trace_events.c, ring_buffer.c).
  *
- * Recording (kernel/trace/trace_events.c, from a tracepoint):
+ * The events register themselves (kernel/trace/trace_event.h); they are
+ * numbered by their place in the table, 0 .. trace_event_count() - 1, the
+ * number an entry keeps in its `event` field.
  *
- *   unsigned long flags;
- *   struct trace_entry *e = trace_record_begin(TRACE_mm_page_alloc, &flags);
- *   if (!e)
- *           return;                  // tracing_on is 0
- *   e->arg[0] = order; ...           // fill in the fields
- *   trace_record_end(flags);
- *
- * begin takes this CPU's ring (its lock, interrupts off), reserves a slot -
- * overwriting the oldest entry if the ring is full - and stamps it with the
- * time, the CPU and the current task. Nothing allocates: each CPU's ring
- * is allocated once, when the first event is turned on.
+ * The tracer sits low, below the memory code it watches: it allocates
+ * nothing. Each CPU's ring is memory handed to it by the layer that owns
+ * the control files (kernel/tracefs/), the first time an event is turned
+ * on: a kernel that never traces keeps its memory, and its free lists
+ * are what they would be without tracing.
  */
 #ifndef KERNEL_TRACE_TRACE_H
 #define KERNEL_TRACE_TRACE_H
@@ -24,40 +21,35 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kernel/trace/trace_events.h"
+#include "kernel/trace/trace_event.h"
 #include "kernel/trace/trace_ring.h"
 
-/* How an event prints its fields, "order=2 gfp=0x4 pfn=0x1234". */
-typedef void (*trace_print_fn)(const struct trace_entry *e, char *buf,
-			       size_t size);
+/* The most events the tracer takes: set_event's masks have a bit each. */
+#define TRACE_EVENTS_MAX 64
 
-/* One event of TRACE_EVENT_LIST (kernel/trace/trace_events.c). */
-struct trace_event {
-	const char *system;
-	const char *name;
-	struct static_key *key;
-	trace_print_fn print;
-};
-extern const struct trace_event trace_events[NR_TRACE_EVENTS];
+/* trace_event_count, trace_event_get - the events, in the order
+ * available_events lists them. */
+unsigned int trace_event_count(void);
+const struct trace_event *trace_event_get(unsigned int id);
 
-/* trace_record_begin / trace_record_end - above. begin returns NULL when
- * nothing is to be recorded (tracing_on 0, or before trace_init). */
-struct trace_entry *trace_record_begin(enum trace_event_id id,
-				       unsigned long *flags);
-void trace_record_end(unsigned long flags);
-
-/* trace_init - at boot, once the CPUs are up: the directory
- * /sys/kernel/tracing (kernel/trace/trace_fs.c). The rings are allocated
- * when the first event is turned on. */
+/* trace_init - at boot, once the CPUs are up: the rings' locks, and the
+ * time stamps start. */
 void trace_init(void);
-void trace_fs_init(void);
+
+/* trace_ring_ready - has CPU cpu been given its ring? trace_ring_give -
+ * give it one: bytes of memory at mem, kept for ever. Once every running
+ * CPU has its ring (trace_rings_ready), events may be turned on. Under
+ * the control tree's lock. */
+bool trace_ring_ready(unsigned int cpu);
+void trace_ring_give(unsigned int cpu, void *mem, size_t bytes);
+bool trace_rings_ready(void);
 
 /* trace_event_enable - turn event id on or off: take or drop its static
- * key (which patches its sites). Under the control tree's lock. The first
- * event turned on allocates every CPU's ring: -ENOMEM if that fails (and
- * the event stays off), else 0. */
-int trace_event_enable(enum trace_event_id id, bool on);
-bool trace_event_enabled(enum trace_event_id id);
+ * key (which patches its sites). Under the control tree's lock. -ENOMEM
+ * to turn one on while a CPU has no ring (and the event stays off),
+ * else 0. */
+int trace_event_enable(unsigned int id, bool on);
+bool trace_event_enabled(unsigned int id);
 
 /* tracing_on - record (1) or not (0); events stay on either way, as
  * ftrace's tracing_on. */
@@ -82,10 +74,5 @@ void trace_totals(struct trace_totals *t);
  * positions are then unused). Returns false when there is none.
  */
 bool trace_next(uint64_t *pos, bool consume, struct trace_entry *out);
-
-/* trace_format - one line of the trace, with its newline:
- *   "      spin-7       [001]    12.345678: mm_page_alloc: order=0 ..."
- * (the task name right-aligned in 16 columns; shortened here). */
-void trace_format(const struct trace_entry *e, char *buf, size_t size);
 
 #endif

@@ -34,7 +34,7 @@
 /* One event as recorded: what the trace prints, copied at the time. */
 struct trace_entry {
 	uint64_t ts;        /* TSC ticks since tracing was set up */
-	uint16_t event;     /* enum trace_event_id */
+	uint16_t event;     /* the event's place in the tracer's table */
 	uint16_t cpu;
 	int32_t pid;
 	char comm[TRACE_COMM_MAX];

@@ -24,6 +24,7 @@
  * charge are taken, and given back, in one interrupts-off section, here.
  */
 #include "mm/memcg/kmem_hooks.h"
+#include "mm/memcg/memcg_trace.h"
 #include "mm/memcg/stock.h"
 #include "mm/page_alloc_internal.h"
 
@@ -46,7 +47,7 @@ __alloc_pages_with_charge(gfp_t gfp, unsigned int order,
 	}
 	page = __alloc_pages(gfp, order);
 	/* The events: a stock hit's four at one site, the others' two at
-	 * another (kernel/trace/trace_events.h). */
+	 * another (mm/memcg/memcg_trace.h). */
 	if (charge.from == KMEM_CHARGE_STOCK)
 		trace_memcg_kmem_stock_alloc(page, charge.memcg, (int)order,
 					     gfp);

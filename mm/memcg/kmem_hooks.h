@@ -23,7 +23,7 @@
 
 #include "kernel/base/static_key.h"
 #include "kernel/task/task.h"
-#include "kernel/trace/trace_events.h"
+#include "mm/memcg/memcg_trace.h"
 #include "mm/gfp.h"
 #include "mm/memcg/memcontrol.h"
 #include "mm/memcg/stock.h"

@@ -36,7 +36,7 @@
 #include "kernel/base/spinlock.h"
 #include "kernel/task/task.h"
 #include "kernel/task/task_ops.h"
-#include "kernel/trace/trace_events.h"
+#include "mm/memcg/memcg_trace.h"
 #include "mm/memcg/kmem_hooks.h"
 #include "mm/memcg/memcg_oom.h"
 #include "mm/memcg/memcg_slab.h"

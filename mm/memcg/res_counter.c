@@ -29,7 +29,7 @@
 
 #include <errno.h>
 
-#include "kernel/trace/trace_events.h"
+#include "mm/memcg/memcg_trace.h"
 
 /* Off: shared writes are not counted (mm/memcg/line_transfer.h). */
 DEFINE_STATIC_KEY_FALSE(line_transfer_key);

@@ -27,7 +27,7 @@
 #include <stdbool.h>
 
 #include "kernel/base/platform.h"
-#include "kernel/trace/trace_events.h"
+#include "mm/memcg/memcg_trace.h"
 #include "mm/memcg/line_transfer.h"
 
 struct mem_cgroup;

@@ -30,7 +30,7 @@
  */
 #include "mm/memcg/stock.h"
 
-#include "kernel/trace/trace_events.h"
+#include "mm/memcg/memcg_trace.h"
 #include "mm/memcg/memcontrol.h"
 #include "mm/page.h"
 

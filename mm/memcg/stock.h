@@ -34,7 +34,7 @@
 #include <stdbool.h>
 
 #include "kernel/base/platform.h"
-#include "kernel/trace/trace_events.h"
+#include "mm/memcg/memcg_trace.h"
 
 struct mem_cgroup;
 

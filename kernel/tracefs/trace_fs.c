@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * kernel/trace/trace_fs.c - /sys/kernel/tracing, the tracer's control
+ * kernel/tracefs/trace_fs.c - /sys/kernel/tracing, the tracer's control
  * files, with ftrace's names and formats (Linux: kernel/trace/trace.c and
  * trace_events.c, the tracefs files).
  *
@@ -12,7 +12,7 @@
  *   trace              read: a header, then every entry of every CPU in
  *                      time order; write an empty line: clear
  *
- * and the shell command trace_pipe (kernel/trace/trace_pipe.c), which
+ * and the shell command trace_pipe (kernel/tracefs/trace_pipe.c), which
  * prints and consumes entries as they come until a key is pressed.
  *
  * /sys/kernel/tracing is where Linux mounts tracefs since 4.1 (and where
@@ -26,6 +26,12 @@
 #include "kernel/base/platform.h"
 #include "kernel/trace/trace.h"
 #include "kernel/trace/trace_set_event.h"
+#include "kernel/tracefs/tracefs.h"
+#include "mm/buddy.h"
+#include "mm/page.h"
+
+/* Each CPU's ring: 2^TRACE_RING_ORDER pages of entries (64 KiB: 512). */
+#define TRACE_RING_ORDER 4
 
 /* --- available_events, set_event ------------------------------------------ */
 
@@ -35,11 +41,13 @@ static int list_events(uint64_t mask, char *buf, size_t size)
 	size_t len = 0;
 
 	buf[0] = '\0';
-	for (unsigned int i = 0; i < NR_TRACE_EVENTS; i++) {
+	for (unsigned int i = 0; i < trace_event_count(); i++) {
+		const struct trace_event *ev = trace_event_get(i);
+
 		if (!(mask & (1ull << i)))
 			continue;
 		int n = snprintf(buf + len, size - len, "%s:%s\n",
-				 trace_events[i].system, trace_events[i].name);
+				 ev->system, ev->name);
 		if (n < 0 || (size_t)n >= size - len)
 			break;
 		len += (size_t)n;
@@ -57,33 +65,60 @@ static int set_event_read(struct ctl_node *file, char *buf, size_t size)
 {
 	uint64_t mask = 0;
 
-	for (unsigned int i = 0; i < NR_TRACE_EVENTS; i++)
+	for (unsigned int i = 0; i < trace_event_count(); i++)
 		if (trace_event_enabled(i))
 			mask |= 1ull << i;
 	return list_events(mask, buf, size);
 }
 
+/*
+ * rings_alloc - give every CPU its ring, the first time an event is
+ * turned on (not at boot: a kernel that never traces keeps its memory,
+ * and its free lists are what they were without tracing - the page
+ * benchmarks measure the same blocks). Returns 0, or -ENOMEM if a ring
+ * could not be had (the rings already given are kept for the next try).
+ */
+static int rings_alloc(void)
+{
+	for (unsigned int cpu = 0; cpu < nr_cpus; cpu++) {
+		struct page *page;
+
+		if (trace_ring_ready(cpu))
+			continue;
+		page = alloc_pages(GFP_KERNEL | __GFP_NOWARN, TRACE_RING_ORDER);
+		if (!page)
+			return -ENOMEM;
+		trace_ring_give(cpu, page_address(page),
+				PAGE_SIZE << TRACE_RING_ORDER);
+	}
+	return trace_rings_ready() ? 0 : -ENOMEM;
+}
+
 static int set_event_write(struct ctl_node *file, const char *value)
 {
-	const char *systems[NR_TRACE_EVENTS], *names[NR_TRACE_EVENTS];
+	const char *systems[TRACE_EVENTS_MAX], *names[TRACE_EVENTS_MAX];
+	unsigned int n = trace_event_count();
 	char bad[TRACE_WORD_MAX];
 	uint64_t on, off;
 
-	for (unsigned int i = 0; i < NR_TRACE_EVENTS; i++) {
-		systems[i] = trace_events[i].system;
-		names[i] = trace_events[i].name;
+	for (unsigned int i = 0; i < n; i++) {
+		systems[i] = trace_event_get(i)->system;
+		names[i] = trace_event_get(i)->name;
 	}
-	if (trace_set_event_parse(value, systems, names, NR_TRACE_EVENTS, &on,
-				  &off, bad) < 0)
+	if (trace_set_event_parse(value, systems, names, n, &on, &off,
+				  bad) < 0)
 		return ctl_error(EINVAL, "no event '%s' (cat available_events; "
 				 "NAME, !NAME, SYSTEM:*, *:*)", bad);
 	/* Off first: then a failure to turn one on (no memory for the
 	 * rings, only possible before the first event is on) has changed
 	 * nothing, since every event is off until then. */
-	for (unsigned int i = 0; i < NR_TRACE_EVENTS; i++)
+	for (unsigned int i = 0; i < n; i++)
 		if (off & (1ull << i))
 			trace_event_enable(i, false);
-	for (unsigned int i = 0; i < NR_TRACE_EVENTS; i++)
+	if (on && rings_alloc() < 0)
+		return ctl_error(ENOMEM, "no memory for the trace "
+				 "buffers (64 KiB a CPU)");
+	for (unsigned int i = 0; i < n; i++)
 		if ((on & (1ull << i)) && trace_event_enable(i, true) < 0)
 			return ctl_error(ENOMEM, "no memory for the trace "
 					 "buffers (64 KiB a CPU)");

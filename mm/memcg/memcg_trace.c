@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * kernel/trace/trace_events.c - the events of the accounting path: each
- * one's static key, its recorder (__trace_EVENT, called from the site when
- * the key is on) and how it prints (Linux: the TRACE_EVENT definitions in
- * include/trace/events/kmem.h, their TP_fast_assign and TP_printk).
+ * mm/memcg/memcg_trace.c - memcg's events: each one's definition (its
+ * static key and its entry in the tracer's table), its recorders
+ * (__trace_EVENT, called from the sites while the key is on) and how it
+ * prints (kernel/trace/trace_event.h; Linux: the TRACE_EVENT definitions
+ * of include/trace/events/memcg.h).
  *
  * A recorder runs in the context of the code it watches - interrupts off, in
  * the middle of a page allocation, or under the static-key lock - so it only
@@ -12,53 +13,37 @@
  * and allocates nothing.
  *
  * Where each site is, and the Linux tracepoint it stands for, is listed
- * in README.md, "Watching the charge path".
+ * in docs/tracing.md.
  */
-#include "kernel/trace/trace.h"
+#include "mm/memcg/memcg_trace.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "kernel/lib/errno_name.h"
+#include "arch/x86_64/asm/tracepoint.h"
 #include "kernel/task/task.h"
+#include "kernel/trace/trace_event.h"
+#include "mm/kmem_trace.h"
 #include "mm/memcg/kmem_hooks.h"
 #include "mm/memcg/memcontrol.h"
 #include "mm/memcg/res_counter.h"
 #include "mm/memcg/stock.h"
 #include "mm/page.h"
 
-#define TRACE_DEFINE_KEY(system, name) \
-	DEFINE_STATIC_KEY_FALSE(trace_##name##_key);
-TRACE_EVENT_LIST(TRACE_DEFINE_KEY)
-#undef TRACE_DEFINE_KEY
+/* The events, defined at the end of the file, with their print
+ * functions. */
+TRACE_EVENT_DECLARE(memcg_kmem_domain);
+TRACE_EVENT_DECLARE(memcg_stock_consume);
+TRACE_EVENT_DECLARE(memcg_stock_refill);
+TRACE_EVENT_DECLARE(memcg_stock_drain);
+TRACE_EVENT_DECLARE(res_counter_charge);
+TRACE_EVENT_DECLARE(memcg_kmem_commit);
+TRACE_EVENT_DECLARE(memcg_kmem_uncharge);
+TRACE_EVENT_DECLARE(memcg_domain_dying);
+TRACE_EVENT_DECLARE(memcg_domain_free);
 
-/*
- * TRACE_THUNK(fn) - fn_thunk, which the sites call (trace_events.h): save
- * the registers a C function may change (rax, rcx, rdx, rsi, rdi, r8-r11;
- * the arguments are already in rdi..r8), align the stack to 16 bytes as
- * the C calling convention wants, call fn, restore. rbp keeps the frame
- * chain for backtraces.
- */
-#define TRACE_THUNK(fn)                                                   \
-	__asm__(".pushsection .text\n"                                    \
-		".globl " #fn "_thunk\n"                                  \
-		".type " #fn "_thunk, @function\n"                        \
-		#fn "_thunk:\n"                                           \
-		"\tpush %rbp\n\tmov %rsp, %rbp\n"                         \
-		"\tpush %rax\n\tpush %rcx\n\tpush %rdx\n\tpush %rsi\n"     \
-		"\tpush %rdi\n\tpush %r8\n\tpush %r9\n\tpush %r10\n"       \
-		"\tpush %r11\n"                                           \
-		"\tand $-16, %rsp\n"                                      \
-		"\tcall " #fn "\n"                                        \
-		"\tlea -72(%rbp), %rsp\n"                                 \
-		"\tpop %r11\n\tpop %r10\n\tpop %r9\n\tpop %r8\n"           \
-		"\tpop %rdi\n\tpop %rsi\n\tpop %rdx\n\tpop %rcx\n"         \
-		"\tpop %rax\n\tpop %rbp\n\tret\n"                           \
-		".size " #fn "_thunk, . - " #fn "_thunk\n"                \
-		".popsection\n")
-
-TRACE_THUNK(__trace_mm_page_alloc);
+/* The sites' thunks (arch/x86_64/asm/tracepoint.h). */
 TRACE_THUNK(__trace_memcg_kmem_domain);
 TRACE_THUNK(__trace_memcg_stock_consume);
 TRACE_THUNK(__trace_memcg_stock_refill);
@@ -67,10 +52,8 @@ TRACE_THUNK(__trace_memcg_stock_drain_all);
 TRACE_THUNK(__trace_memcg_stock_drain_over);
 TRACE_THUNK(__trace_res_counter_charge);
 TRACE_THUNK(__trace_memcg_kmem_commit);
-TRACE_THUNK(__trace_task_fork_refused);
 TRACE_THUNK(__trace_memcg_domain_dying);
 TRACE_THUNK(__trace_memcg_domain_free);
-TRACE_THUNK(__trace_static_key_patch);
 TRACE_THUNK(__trace_mm_page_alloc_unaccounted);
 TRACE_THUNK(__trace_memcg_kmem_stock_alloc);
 TRACE_THUNK(__trace_memcg_kmem_stock_free);
@@ -81,27 +64,12 @@ TRACE_THUNK(__trace_res_counter_charge_two);
 
 /* --- helpers ------------------------------------------------------------- */
 
-static void set_domain(struct trace_entry *e, struct mem_cgroup *memcg)
+void memcg_trace_set_domain(struct trace_entry *e, struct mem_cgroup *memcg)
 {
 	if (memcg)
 		mem_cgroup_path(memcg, e->domain, sizeof(e->domain));
 	else
 		strcpy(e->domain, "none");
-}
-
-static uint64_t pfn_of(const struct page *page)
-{
-	return page ? page_to_pfn(page) : ~0ull;
-}
-
-/* "pfn=0x1234", or "pfn=none" for an allocation that failed. */
-static const char *pfn_str(uint64_t pfn, char *buf, size_t size)
-{
-	if (pfn == ~0ull)
-		snprintf(buf, size, "none");
-	else
-		snprintf(buf, size, "0x%llx", (unsigned long long)pfn);
-	return buf;
 }
 
 /* A counter's usage or limit in bytes; "unlimited" for RES_COUNTER_MAX. */
@@ -116,30 +84,10 @@ static const char *bytes_str(uint64_t v, char *buf, size_t size)
 
 #define BEGIN(event)                                                     \
 	unsigned long flags;                                             \
-	struct trace_entry *e = trace_record_begin(TRACE_##event, &flags); \
+	struct trace_entry *e = trace_record_begin(&trace_event_##event,  \
+						   &flags);               \
 	if (!e)                                                          \
 		return
-
-/* --- kmem:mm_page_alloc --------------------------------------------------- */
-
-void __trace_mm_page_alloc(struct page *page, unsigned int order, gfp_t gfp)
-{
-	BEGIN(mm_page_alloc);
-	e->arg[0] = order;
-	e->arg[1] = gfp;
-	e->arg[2] = pfn_of(page);
-	trace_record_end(flags);
-}
-
-static void print_mm_page_alloc(const struct trace_entry *e, char *buf,
-				size_t size)
-{
-	char pfn[24];
-
-	snprintf(buf, size, "order=%llu gfp=0x%llx pfn=%s",
-		 (unsigned long long)e->arg[0], (unsigned long long)e->arg[1],
-		 pfn_str(e->arg[2], pfn, sizeof(pfn)));
-}
 
 /* --- memcg:memcg_kmem_domain ---------------------------------------------- */
 
@@ -187,7 +135,7 @@ void __trace_memcg_kmem_domain(gfp_t gfp, int order, struct mem_cgroup *memcg)
 	e->arg[0] = (uint64_t)order;
 	e->arg[1] = gfp;
 	e->arg[2] = (uint64_t)why;
-	set_domain(e, in);
+	memcg_trace_set_domain(e, in);
 	trace_record_end(flags);
 }
 
@@ -226,7 +174,7 @@ void __trace_memcg_stock_consume(struct mem_cgroup *memcg,
 	e->arg[2] = stocked;
 	e->arg[3] = cached == memcg;  /* stocked for this domain? */
 	e->arg[4] = cached != NULL;
-	set_domain(e, memcg);
+	memcg_trace_set_domain(e, memcg);
 	trace_record_end(flags);
 }
 
@@ -253,7 +201,7 @@ void __trace_memcg_stock_refill(struct mem_cgroup *memcg,
 	e->arg[0] = nr_pages;
 	e->arg[1] = stocked;
 	e->arg[2] = (uint64_t)how;
-	set_domain(e, memcg);
+	memcg_trace_set_domain(e, memcg);
 	trace_record_end(flags);
 }
 
@@ -287,7 +235,7 @@ static void record_drain(struct mem_cgroup *cached, unsigned int stocked,
 	BEGIN(memcg_stock_drain);
 	e->arg[0] = stocked;
 	e->arg[1] = (uint64_t)why;
-	set_domain(e, cached);
+	memcg_trace_set_domain(e, cached);
 	trace_record_end(flags);
 }
 
@@ -347,7 +295,7 @@ void __trace_res_counter_charge(struct res_counter *counter, long long val,
 	 * (set_active_memcg) and for each ancestor up the hierarchy. */
 	e->arg[4] = !counter->name ? 2 : !strcmp(counter->name, "kmem");
 	if (counter->owner)
-		set_domain(e, counter->owner);
+		memcg_trace_set_domain(e, counter->owner);
 	else
 		snprintf(e->domain, sizeof(e->domain), "%p", (void *)counter);
 	trace_record_end(flags);
@@ -371,38 +319,35 @@ static void print_res_counter_charge(const struct trace_entry *e, char *buf,
 
 /* --- memcg:memcg_kmem_commit, memcg:memcg_kmem_uncharge ------------------- */
 
-static void record_page(enum trace_event_id id, struct page *page,
+static void record_page(const struct trace_event *ev, struct page *page,
 			struct mem_cgroup *memcg, int order)
 {
 	unsigned long flags;
-	struct trace_entry *e = trace_record_begin(id, &flags);
+	struct trace_entry *e = trace_record_begin(ev, &flags);
 
 	if (!e)
 		return;
-	e->arg[0] = pfn_of(page);
+	e->arg[0] = trace_page_pfn(page);
 	e->arg[1] = (uint64_t)order;
-	set_domain(e, memcg);
+	memcg_trace_set_domain(e, memcg);
 	trace_record_end(flags);
 }
 
 void __trace_memcg_kmem_commit(struct page *page, struct mem_cgroup *memcg,
 			       int order)
 {
-	record_page(TRACE_memcg_kmem_commit, page, memcg, order);
+	record_page(&trace_event_memcg_kmem_commit, page, memcg, order);
 }
 
 /* No site of its own: the free path's shared sites call it (below). */
 static void __trace_memcg_kmem_uncharge(struct page *page,
 					struct mem_cgroup *memcg, int order)
 {
-	record_page(TRACE_memcg_kmem_uncharge, page, memcg, order);
+	record_page(&trace_event_memcg_kmem_uncharge, page, memcg, order);
 }
 
-/* --- the shared sites (trace_events.h, TRACEPOINT_SHARED) ----------------- */
+/* --- the shared sites (memcg_trace.h, TRACEPOINT_SHARED) ------------------ */
 
-/* event_on - is the event's key on? A shared site calls its recorder
- * when any of its events is. */
-#define event_on(name) (static_key_count(&trace_##name##_key) > 0)
 
 void __trace_mm_page_alloc_unaccounted(struct page *page, unsigned int order,
 				       gfp_t gfp)
@@ -410,10 +355,10 @@ void __trace_mm_page_alloc_unaccounted(struct page *page, unsigned int order,
 	/* alloc_pages sends the root's accounted allocations here (and
 	 * every allocation while the kmem key is off, or without
 	 * __GFP_KMEMCG: no one is asked to pay for those). */
-	if (event_on(memcg_kmem_domain) && (gfp & __GFP_KMEMCG) &&
+	if (trace_event_on(memcg_kmem_domain) && (gfp & __GFP_KMEMCG) &&
 	    static_key_count(&memcg_kmem_enabled_key) > 0)
 		__trace_memcg_kmem_domain(gfp, (int)order, NULL);
-	if (event_on(mm_page_alloc))
+	if (trace_event_on(mm_page_alloc))
 		__trace_mm_page_alloc(page, order, gfp);
 }
 
@@ -424,9 +369,9 @@ void __trace_memcg_kmem_stock_alloc(struct page *page,
 	unsigned int nr_pages = 1u << order;
 	unsigned long flags;
 
-	if (event_on(memcg_kmem_domain))
+	if (trace_event_on(memcg_kmem_domain))
 		__trace_memcg_kmem_domain(gfp, order, memcg);
-	if (event_on(memcg_stock_consume)) {
+	if (trace_event_on(memcg_stock_consume)) {
 		/* What this CPU's stock holds as the page is returned:
 		 * after the hit, what was left (interrupts were on since,
 		 * so an interrupt may have changed it). */
@@ -436,18 +381,18 @@ void __trace_memcg_kmem_stock_alloc(struct page *page,
 					    TRACE_STOCK_HIT | TRACE_STOCK_KMEM);
 		local_irq_restore(flags);
 	}
-	if (event_on(memcg_kmem_commit))
+	if (trace_event_on(memcg_kmem_commit))
 		__trace_memcg_kmem_commit(page, memcg, order);
-	if (event_on(mm_page_alloc))
+	if (trace_event_on(mm_page_alloc))
 		__trace_mm_page_alloc(page, (unsigned int)order, gfp);
 }
 
 void __trace_memcg_kmem_stock_free(struct page *page, struct mem_cgroup *memcg,
 				   int order)
 {
-	if (event_on(memcg_kmem_uncharge))
+	if (trace_event_on(memcg_kmem_uncharge))
 		__trace_memcg_kmem_uncharge(page, memcg, order);
-	if (event_on(memcg_stock_refill))
+	if (trace_event_on(memcg_stock_refill))
 		__trace_memcg_stock_refill(memcg, 1u << order,
 					   READ_ONCE(this_cpu_stock()->nr_kmem),
 					   TRACE_REFILL_FREED);
@@ -457,9 +402,9 @@ void __trace_memcg_kmem_stock_miss(gfp_t gfp, int order,
 				   struct mem_cgroup *memcg,
 				   struct memcg_stock_pcp *stock)
 {
-	if (event_on(memcg_kmem_domain))
+	if (trace_event_on(memcg_kmem_domain))
 		__trace_memcg_kmem_domain(gfp, order, memcg);
-	if (event_on(memcg_stock_consume))
+	if (trace_event_on(memcg_stock_consume))
 		__trace_memcg_stock_consume(memcg, 1u << order, stock,
 					    TRACE_STOCK_KMEM);
 }
@@ -468,9 +413,9 @@ void __trace_memcg_kmem_charged_alloc(struct page *page,
 				      struct mem_cgroup *handle, int order,
 				      gfp_t gfp)
 {
-	if (handle && event_on(memcg_kmem_commit))
+	if (handle && trace_event_on(memcg_kmem_commit))
 		__trace_memcg_kmem_commit(page, handle, order);
-	if (event_on(mm_page_alloc))
+	if (trace_event_on(mm_page_alloc))
 		__trace_mm_page_alloc(page, (unsigned int)order, gfp);
 }
 
@@ -478,10 +423,10 @@ void __trace_memcg_kmem_uncharge_slow(struct mem_cgroup *memcg,
 				      unsigned long nr_pages, struct page *page,
 				      int why)
 {
-	if (event_on(memcg_kmem_uncharge))
+	if (trace_event_on(memcg_kmem_uncharge))
 		__trace_memcg_kmem_uncharge(page, memcg,
 					    __builtin_ctzl(nr_pages));
-	if (why == STOCK_FULL && event_on(memcg_stock_drain))
+	if (why == STOCK_FULL && trace_event_on(memcg_stock_drain))
 		__trace_memcg_stock_drain_over(memcg, (unsigned int)nr_pages,
 					       READ_ONCE(stock_kmem_high));
 }
@@ -495,62 +440,57 @@ void __trace_res_counter_charge_two(struct res_counter *first,
 		__trace_res_counter_charge(c, val, 0);
 }
 
-static void print_page(const struct trace_entry *e, char *buf, size_t size)
+static void print_page(const struct trace_entry *e, char *buf, size_t size,
+		       bool commit)
 {
 	char pfn[24];
 
-	if (e->event == TRACE_memcg_kmem_commit && e->arg[0] == ~0ull)
+	if (commit && e->arg[0] == ~0ull)
 		snprintf(buf, size, "domain=%s order=%llu pfn=none "
 			 "(allocation failed: charge reverted)", e->domain,
 			 (unsigned long long)e->arg[1]);
 	else
 		snprintf(buf, size, "domain=%s order=%llu pfn=%s", e->domain,
 			 (unsigned long long)e->arg[1],
-			 pfn_str(e->arg[0], pfn, sizeof(pfn)));
+			 trace_pfn_str(e->arg[0], pfn, sizeof(pfn)));
 }
 
-/* --- task:task_fork_refused ----------------------------------------------- */
-
-void __trace_task_fork_refused(struct mem_cgroup *memcg, int err)
-{
-	if (err >= 0)
-		return;  /* the fork worked */
-	BEGIN(task_fork_refused);
-	e->arg[0] = (uint64_t)-err;
-	set_domain(e, memcg);
-	trace_record_end(flags);
-}
-
-static void print_task_fork_refused(const struct trace_entry *e, char *buf,
+static void print_memcg_kmem_commit(const struct trace_entry *e, char *buf,
 				    size_t size)
 {
-	snprintf(buf, size, "domain=%s err=%s", e->domain,
-		 errno_name((int)e->arg[0]));
+	print_page(e, buf, size, true);
+}
+
+static void print_memcg_kmem_uncharge(const struct trace_entry *e, char *buf,
+				      size_t size)
+{
+	print_page(e, buf, size, false);
 }
 
 /* --- memcg:memcg_domain_dying, memcg:memcg_domain_free -------------------- */
 
-static void record_domain(enum trace_event_id id, struct mem_cgroup *memcg)
+static void record_domain(const struct trace_event *ev,
+			  struct mem_cgroup *memcg)
 {
 	unsigned long flags;
-	struct trace_entry *e = trace_record_begin(id, &flags);
+	struct trace_entry *e = trace_record_begin(ev, &flags);
 
 	if (!e)
 		return;
 	e->arg[0] = (uint64_t)READ_ONCE(memcg->kmem.usage);
 	e->arg[1] = (uint64_t)READ_ONCE(memcg->res.usage);
-	set_domain(e, memcg);
+	memcg_trace_set_domain(e, memcg);
 	trace_record_end(flags);
 }
 
 void __trace_memcg_domain_dying(struct mem_cgroup *memcg)
 {
-	record_domain(TRACE_memcg_domain_dying, memcg);
+	record_domain(&trace_event_memcg_domain_dying, memcg);
 }
 
 void __trace_memcg_domain_free(struct mem_cgroup *memcg)
 {
-	record_domain(TRACE_memcg_domain_free, memcg);
+	record_domain(&trace_event_memcg_domain_free, memcg);
 }
 
 static void print_domain(const struct trace_entry *e, char *buf, size_t size)
@@ -560,43 +500,16 @@ static void print_domain(const struct trace_entry *e, char *buf, size_t size)
 		 (unsigned long long)e->arg[1]);
 }
 
-/* --- static_key:static_key_patch ------------------------------------------ */
+/* --- the events ----------------------------------------------------------- */
 
-void __trace_static_key_patch(struct static_key *key, bool enable)
-{
-	BEGIN(static_key_patch);
-	e->arg[0] = enable;
-	e->arg[1] = key->nr_entries;
-	/* The key's name, in the domain field (keys live for ever, but the
-	 * entry is a copy like every other). */
-	snprintf(e->domain, sizeof(e->domain), "%s",
-		 key->name ? key->name : "?");
-	trace_record_end(flags);
-}
-
-static void print_static_key_patch(const struct trace_entry *e, char *buf,
-				   size_t size)
-{
-	snprintf(buf, size, "key=%s sites=%llu to=%s", e->domain,
-		 (unsigned long long)e->arg[1], e->arg[0] ? "jmp" : "nop");
-}
-
-/* --- the table ------------------------------------------------------------ */
-
-#define EV(sys, ev, printer) \
-	[TRACE_##ev] = {#sys, #ev, &trace_##ev##_key, printer}
-
-const struct trace_event trace_events[NR_TRACE_EVENTS] = {
-	EV(kmem, mm_page_alloc, print_mm_page_alloc),
-	EV(memcg, memcg_kmem_domain, print_memcg_kmem_domain),
-	EV(memcg, memcg_stock_consume, print_memcg_stock_consume),
-	EV(memcg, memcg_stock_refill, print_memcg_stock_refill),
-	EV(memcg, memcg_stock_drain, print_memcg_stock_drain),
-	EV(memcg, res_counter_charge, print_res_counter_charge),
-	EV(memcg, memcg_kmem_commit, print_page),
-	EV(memcg, memcg_kmem_uncharge, print_page),
-	EV(task, task_fork_refused, print_task_fork_refused),
-	EV(memcg, memcg_domain_dying, print_domain),
-	EV(memcg, memcg_domain_free, print_domain),
-	EV(static_key, static_key_patch, print_static_key_patch),
-};
+TRACE_EVENT_DEFINE(memcg, memcg_kmem_domain, 01, print_memcg_kmem_domain);
+TRACE_EVENT_DEFINE(memcg, memcg_stock_consume, 02,
+		   print_memcg_stock_consume);
+TRACE_EVENT_DEFINE(memcg, memcg_stock_refill, 03, print_memcg_stock_refill);
+TRACE_EVENT_DEFINE(memcg, memcg_stock_drain, 04, print_memcg_stock_drain);
+TRACE_EVENT_DEFINE(memcg, res_counter_charge, 05, print_res_counter_charge);
+TRACE_EVENT_DEFINE(memcg, memcg_kmem_commit, 06, print_memcg_kmem_commit);
+TRACE_EVENT_DEFINE(memcg, memcg_kmem_uncharge, 07,
+		   print_memcg_kmem_uncharge);
+TRACE_EVENT_DEFINE(memcg, memcg_domain_dying, 09, print_domain);
+TRACE_EVENT_DEFINE(memcg, memcg_domain_free, 10, print_domain);

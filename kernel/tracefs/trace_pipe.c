@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * kernel/trace/trace_pipe.c - the shell command trace_pipe: print the
+ * kernel/tracefs/trace_pipe.c - the shell command trace_pipe: print the
  * trace's entries as they are recorded, taking each out of its ring, until
  * a key is pressed (Linux: reading /sys/kernel/tracing/trace_pipe, which
  * blocks for more and consumes what it returns; Ctrl-C stops cat there).
@@ -19,6 +19,7 @@
 #include "kernel/base/shell_command.h"
 #include "kernel/time/time.h"
 #include "kernel/trace/trace.h"
+#include "kernel/tracefs/tracefs.h"
 
 static struct trace_entry pipe_entry;
 static char pipe_line[320];
