@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * mm/memcg_hooks.h - what the page allocator asks of domain accounting:
- * is it on, who pays, and the charged pages' way in and out.
+ * mm/memcg_hooks.h - what the page and slab allocators ask of domain
+ * accounting: is it on, who pays, the charged pages' way in and out, and
+ * which cache serves an accounted object.
  *
  * Declared here, below mm/memcg/, so that mm/ includes nothing of
- * memcg's: the functions are defined in mm/memcg/charged_pages.c, and a
- * domain stays an opaque struct mem_cgroup to mm/. Linux declares the
- * same hooks in include/linux/memcontrol.h for the same reason. The
- * layers are drawn in docs/layout.md.
+ * memcg's: the functions are defined in mm/memcg/charged_pages.c and
+ * mm/memcg/memcg_slab.c, and a domain stays an opaque struct mem_cgroup
+ * to mm/. Linux declares the same hooks in include/linux/memcontrol.h
+ * for the same reason. The layers are drawn in docs/layout.md.
  */
 #ifndef MM_MEMCG_HOOKS_H
 #define MM_MEMCG_HOOKS_H
@@ -93,5 +94,55 @@ struct page *alloc_page_charged(gfp_t gfp, struct mem_cgroup *memcg);
  * back to its domain. free_charged_page - the same for one page. */
 void free_charged_pages(struct page *page, unsigned int order);
 void free_charged_page(struct page *page);
+
+/*
+ * The slab allocator's hooks, defined in mm/memcg/memcg_slab.c: each
+ * accounted root cache has a child cache per domain (docs/slab.md).
+ */
+struct kmem_cache;
+
+/*
+ * memcg_slab_reset - forget every root cache id (kmem_cache_init: the
+ * allocator starts again with no caches).
+ */
+void memcg_slab_reset(void);
+
+/*
+ * memcg_register_cache - give an accountable root cache its id, the slot
+ * of its child caches in every domain's slab_caches[]. Returns 0, or
+ * -ENOSPC if MEMCG_CACHES_MAX root caches have ids already.
+ */
+int memcg_register_cache(struct kmem_cache *root);
+
+/*
+ * memcg_unregister_cache - root is being destroyed: destroy its child
+ * cache in every domain (each must be empty: panics otherwise) and give
+ * back its id.
+ */
+void memcg_unregister_cache(struct kmem_cache *root);
+
+/*
+ * __memcg_kmem_get_cache - the current task's domain's child cache of
+ * root (made now if needed) for an accounted allocation, with a reference
+ * on the domain in *ref; root itself if nobody pays (*ref NULL); NULL if
+ * a child cache was needed and there is no memory to make one. mm/slab.c
+ * calls it only once the kmem key is on and the allocation asks to be
+ * accounted.
+ */
+struct kmem_cache *__memcg_kmem_get_cache(struct kmem_cache *root,
+					  gfp_t gfp, struct mem_cgroup **ref);
+
+/* memcg_kmem_put_cache - drop the reference __memcg_kmem_get_cache took
+ * (ref is the domain it returned, not NULL). */
+void memcg_kmem_put_cache(struct mem_cgroup *ref);
+
+/*
+ * memcg_slab_alloc_pages - the pages of a new slab of cache. A child
+ * cache's slab is charged to the child cache's domain (res, then kmem;
+ * NULL if refused) and recorded in the page (page->memcg), whatever task
+ * asks and wherever it has moved; a root cache's slab is charged to
+ * nobody (__GFP_KMEMCG is dropped).
+ */
+struct page *memcg_slab_alloc_pages(struct kmem_cache *cache, gfp_t gfp);
 
 #endif

@@ -27,7 +27,7 @@
  * object. A slab whose last object is freed is kept if the cache has no
  * other empty slab, and otherwise goes straight back to the buddy
  * allocator: a cache never sits on more than one empty slab - and a
- * domain's child cache on none (mm/memcg/memcg_slab.h: its slabs are charged to
+ * domain's child cache on none (docs/slab.md: its slabs are charged to
  * the domain, which must not pay for pages it no longer uses).
  *
  * Accounting happens at two points only: kmem_cache_alloc() first asks
@@ -43,7 +43,7 @@
 
 #include "mm/buddy.h"
 #include "mm/debug_free.h"
-#include "mm/memcg/memcg_slab.h"
+#include "mm/memcg_hooks.h"
 #include "mm/page.h"
 
 /* The header at the start of every slab. */
@@ -373,6 +373,26 @@ static void *slab_alloc(struct kmem_cache *c, gfp_t gfp)
 	return obj;
 }
 
+/*
+ * memcg_kmem_get_cache - the cache an allocation from c (a root cache)
+ * is served by: the current domain's child cache for an accounted
+ * allocation (*ref then holds a reference on the domain until
+ * memcg_kmem_put_cache), c itself for any other (*ref NULL), NULL if a
+ * child cache was needed and there is no memory to make one. Behind the
+ * static key: free until the first kmem limit is set.
+ */
+static inline struct kmem_cache *memcg_kmem_get_cache(struct kmem_cache *c,
+						      gfp_t gfp,
+						      struct mem_cgroup **ref)
+{
+	*ref = NULL;
+	if (!memcg_kmem_enabled() || c->memcg_params.id < 0)
+		return c;
+	if (!(c->flags & SLAB_ACCOUNT) && !(gfp & __GFP_KMEMCG))
+		return c;
+	return __memcg_kmem_get_cache(c, gfp, ref);
+}
+
 void *kmem_cache_alloc(struct kmem_cache *c, gfp_t gfp)
 {
 	struct mem_cgroup *ref;
@@ -384,7 +404,8 @@ void *kmem_cache_alloc(struct kmem_cache *c, gfp_t gfp)
 	if (!c)
 		return NULL;
 	obj = slab_alloc(c, gfp);
-	memcg_kmem_put_cache(ref);
+	if (ref)
+		memcg_kmem_put_cache(ref);
 	return obj;
 }
 

@@ -154,6 +154,59 @@ static void ktest_static_key_count(struct ktest *t)
 }
 KTEST(static_key_count);
 
+/* --- a site shared by two keys ------------------------------------------ */
+
+/* Used only by static_key_shared_site: count 0 except while it runs. */
+DEFINE_STATIC_KEY_FALSE(ktest_shared_a_key);
+DEFINE_STATIC_KEY_FALSE(ktest_shared_b_key);
+
+/* ktest_shared_branch - one site, listed by both keys. */
+static __attribute__((noinline)) bool ktest_shared_branch(void)
+{
+	if (static_branch_unlikely_any(&ktest_shared_a_key,
+				       &ktest_shared_b_key))
+		return true;
+	return false;
+}
+
+/* shared_is - is the shared site the jump (on) or the NOP, as seen from
+ * both keys' entries, and does a call take the branch accordingly? */
+static bool shared_is(bool on)
+{
+	return ktest_shared_branch() == on &&
+	       sites_are(&ktest_shared_a_key, on) &&
+	       sites_are(&ktest_shared_b_key, on);
+}
+
+static void ktest_static_key_shared_site(struct ktest *t)
+{
+	struct static_key *a = &ktest_shared_a_key, *b = &ktest_shared_b_key;
+
+	if (a->nr_entries != 1 || b->nr_entries != 1) {
+		KTEST_EXPECT(t, false, "each key lists the one site");
+		return;
+	}
+	KTEST_EXPECT(t, jump_entry_code(a->entries) ==
+				jump_entry_code(b->entries),
+		     "both keys list the same site");
+	KTEST_EXPECT(t, shared_is(false), "both off: the NOP");
+	static_key_slow_inc(a);
+	KTEST_EXPECT(t, shared_is(true), "a on: the jump");
+	static_key_slow_inc(b);
+	KTEST_EXPECT(t, shared_is(true), "a and b on: the jump");
+	static_key_slow_dec(a);
+	KTEST_EXPECT(t, shared_is(true), "a off, b still on: still the jump");
+	static_key_slow_dec(b);
+	KTEST_EXPECT(t, shared_is(false), "both off again: the NOP");
+	static_key_slow_inc(b);
+	KTEST_EXPECT(t, shared_is(true), "b alone: the jump");
+	static_key_slow_dec(b);
+	KTEST_EXPECT(t, shared_is(false) && static_key_count(a) == 0 &&
+				static_key_count(b) == 0,
+		     "both off at the end");
+}
+KTEST(static_key_shared_site);
+
 /* --- text has no writable mapping, the alias is gone after use ------------ */
 
 static void ktest_static_key_text_protected(struct ktest *t)

@@ -144,6 +144,11 @@ struct kmem_cache *__memcg_kmem_get_cache(struct kmem_cache *root,
 	return child;
 }
 
+void memcg_kmem_put_cache(struct mem_cgroup *ref)
+{
+	mem_cgroup_put(ref);
+}
+
 struct page *memcg_slab_alloc_pages(struct kmem_cache *cache, gfp_t gfp)
 {
 	struct mem_cgroup *memcg = cache->memcg_params.memcg;

@@ -37,77 +37,12 @@
 #ifndef MM_MEMCG_SLAB_H
 #define MM_MEMCG_SLAB_H
 
-#include "mm/gfp.h"
 #include "mm/memcg/kmem_hooks.h"
 #include "mm/memcg/memcontrol.h"
+#include "mm/memcg_hooks.h"
 #include "mm/slab.h"
 
-struct page;
-
-/*
- * memcg_slab_reset - forget every root cache id (kmem_cache_init: the
- * allocator starts again with no caches).
- */
-void memcg_slab_reset(void);
-
-/*
- * memcg_register_cache - give an accountable root cache its id, the slot
- * of its child caches in every domain's slab_caches[]. Returns 0, or
- * -ENOSPC if MEMCG_CACHES_MAX root caches have ids already.
- */
-int memcg_register_cache(struct kmem_cache *root);
-
-/*
- * memcg_unregister_cache - root is being destroyed: destroy its child
- * cache in every domain (each must be empty: panics otherwise) and give
- * back its id.
- */
-void memcg_unregister_cache(struct kmem_cache *root);
-
-struct kmem_cache *__memcg_kmem_get_cache(struct kmem_cache *root,
-					  gfp_t gfp, struct mem_cgroup **ref);
-
-/*
- * memcg_kmem_get_cache - the cache an allocation from cache should really
- * come from.
- * @cache: the cache kmem_cache_alloc was called with (a root cache)
- * @gfp:   the allocation's flags
- * @ref:   set to the domain of the child cache returned, with a
- *         reference that keeps it (and the child cache) alive until
- *         memcg_kmem_put_cache(); NULL if @cache itself is returned
- *
- * Returns the current task's domain's child cache (made now if needed)
- * for an accounted allocation, @cache for any other, or NULL if a child
- * cache was needed and there is no memory to make one. Inline and behind
- * the static key: free until the first kmem limit is set.
- */
-static inline struct kmem_cache *memcg_kmem_get_cache(struct kmem_cache *cache,
-						      gfp_t gfp,
-						      struct mem_cgroup **ref)
-{
-	*ref = NULL;
-	if (!memcg_kmem_enabled() || cache->memcg_params.id < 0)
-		return cache;
-	if (!(cache->flags & SLAB_ACCOUNT) && !(gfp & __GFP_KMEMCG))
-		return cache;
-	return __memcg_kmem_get_cache(cache, gfp, ref);
-}
-
-/* memcg_kmem_put_cache - drop the reference memcg_kmem_get_cache took. */
-static inline void memcg_kmem_put_cache(struct mem_cgroup *ref)
-{
-	if (ref)
-		mem_cgroup_put(ref);
-}
-
-/*
- * memcg_slab_alloc_pages - the pages of a new slab of cache. A child
- * cache's slab is charged to the child cache's domain (res, then kmem;
- * NULL if refused) and recorded in the page (page->memcg), whatever task
- * asks and wherever it has moved; a root cache's slab is charged to
- * nobody (__GFP_KMEMCG is dropped).
- */
-struct page *memcg_slab_alloc_pages(struct kmem_cache *cache, gfp_t gfp);
+/* The hooks the slab allocator calls are declared in mm/memcg_hooks.h. */
 
 /*
  * memcg_slab_destroy_caches - memcg is being freed (its last reference

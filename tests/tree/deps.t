@@ -85,15 +85,6 @@ for my $f (sources(@TREE)) {
 }
 ok(keys %edge >= 15, scalar(keys %edge) . ' folders include another');
 
-# Edges that the rework of mm/ is taking out: mm/ and mm/memcg/ still
-# include each other. Until then their cycle is reported as TODO; every
-# other cycle fails.
-sub pending {
-	my ($a, $b) = @_;
-	my %mm = map { $_ => 1 } qw(mm mm/memcg);
-	return $mm{$a} && $mm{$b};
-}
-
 # cycles(skip) - each strongly connected set of folders (Tarjan), as
 # [folders, one cycle through them as a list of folders].
 sub cycles {
@@ -165,15 +156,9 @@ sub describe {
 	return join "\n", @lines;
 }
 
-my @hard = cycles(\&pending);
-is(scalar @hard, 0, 'no include cycle between folders')
-	or diag(join "\n", map { describe($_) } @hard);
-TODO: {
-	local $TODO = 'mm/ and mm/memcg/ are being reworked';
-	my @all = cycles(undef);
-	is(scalar @all, 0, 'no include cycle, mm/ and mm/memcg/ included')
-		or diag(join "\n", map { describe($_) } @all);
-}
+my @all = cycles(undef);
+is(scalar @all, 0, 'no include cycle between folders')
+	or diag(join "\n", map { describe($_) } @all);
 
 # The base layer includes nothing above it.
 my %base = map { $_ => 1 } qw(kernel/base arch/x86_64/asm);
