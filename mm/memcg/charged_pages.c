@@ -134,16 +134,15 @@ void free_charged_pages(struct page *page, unsigned int order)
 	memcg_kmem_uncharge_page(memcg, 1ul << order, page, ret);
 }
 
-/* free_charged_page_slow - the rest of free_charged_page: the page to
- * this CPU's list if it did not go there in the section (a page of
- * another node, or the list full: pcp_free_page knows those), then the
- * charge to the counters if the stock did not take it. */
+/* free_charged_page_unlisted - the rest of free_charged_page for a page
+ * that did not go to this CPU's list in the section (a page of another
+ * node, or the list full: pcp_free_page knows those): the page, then its
+ * charge. */
 static __attribute__((noinline)) void
-free_charged_page_slow(struct page *page, struct mem_cgroup *memcg,
-		       enum stock_return ret, bool listed)
+free_charged_page_unlisted(struct page *page, struct mem_cgroup *memcg,
+			   enum stock_return ret)
 {
-	if (!listed)
-		pcp_free_page(page);
+	pcp_free_page(page);
 	if (ret == STOCK_RETURNED)
 		trace_memcg_kmem_stock_free(page, memcg, 0);
 	else
@@ -172,9 +171,12 @@ void free_charged_page(struct page *page)
 	ret = __stock_return_kmem(this_cpu_stock(), memcg, 1);
 	listed = __pcp_try_free_page(page);
 	local_irq_restore(flags);
-	if (unlikely(!listed || ret != STOCK_RETURNED)) {
-		free_charged_page_slow(page, memcg, ret, listed);
+	if (unlikely(!listed)) {
+		free_charged_page_unlisted(page, memcg, ret);
 		return;
 	}
-	trace_memcg_kmem_stock_free(page, memcg, 0);
+	if (likely(ret == STOCK_RETURNED))
+		trace_memcg_kmem_stock_free(page, memcg, 0);
+	else
+		memcg_kmem_uncharge_page(memcg, 1, page, ret);
 }
