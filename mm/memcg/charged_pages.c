@@ -46,14 +46,8 @@ __alloc_pages_with_charge(gfp_t gfp, unsigned int order,
 			return NULL;  /* the domain is at its limit */
 	}
 	page = __alloc_pages(gfp, order);
-	/* The events: a stock hit's four at one site, the others' two at
-	 * another (mm/memcg/memcg_trace.h). */
-	if (charge.from == KMEM_CHARGE_STOCK)
-		trace_memcg_kmem_stock_alloc(page, charge.memcg, (int)order,
-					     gfp);
-	else
-		trace_memcg_kmem_charged_alloc(page, charge.memcg, (int)order,
-					       gfp);
+	trace_memcg_kmem_charged_alloc(page, charge.memcg, (int)order, gfp,
+				       charge.from);
 	if (unlikely(!page)) {
 		memcg_kmem_cancel_charge(charge, order);
 		return NULL;
@@ -107,10 +101,8 @@ struct page *alloc_page_charged(gfp_t gfp, struct mem_cgroup *memcg)
 		return alloc_pages_with_charge(gfp, 0, charge);
 	prep_new_page(page, 0);
 	memcg_kmem_commit_charge(page, charge);
-	if (charge.from == KMEM_CHARGE_STOCK)
-		trace_memcg_kmem_stock_alloc(page, charge.memcg, 0, gfp);
-	else
-		trace_memcg_kmem_charged_alloc(page, charge.memcg, 0, gfp);
+	trace_memcg_kmem_charged_alloc(page, charge.memcg, 0, gfp,
+				       charge.from);
 	return fill_new_page(page, 0, gfp);
 }
 
