@@ -8,11 +8,12 @@
  * as alloc_pages read it), or to nobody if the charge finds nobody pays.
  * Returns NULL if the charge was refused or no pages were free.
  * alloc_page_charged - the same for one page, the common case.
- * free_charged_pages - free a block with PG_kmemcg and give its charge
- * back: to this CPU's stock if that caches the block's domain and has
- * room, else to the counters (memcg_kmem_uncharge_page). The block is
- * freed first: for a moment the domain pays for a page it no longer has,
- * never the reverse. free_charged_page - the same for one page.
+ * free_charged_pages - free a block with PG_kmemcg (free_accounted_pages
+ * checked its flags) and give its charge back: to this CPU's stock if
+ * that caches the block's domain and has room, else to the counters
+ * (memcg_kmem_uncharge_page). The block is freed first: for a moment the
+ * domain pays for a page it no longer has, never the reverse.
+ * free_charged_page - the same for one page.
  *
  * alloc_pages() sends here an allocation with __GFP_KMEMCG, while the
  * kmem key is on, by a task whose domain is not the root; and
@@ -153,8 +154,7 @@ void free_charged_page(struct page *page)
 		free_charged_pages(page, 0);
 		return;
 	}
-	if (free_page_flags_bad(page, 0, PAGE_FLAGS_CHECK & ~PG_kmemcg) ||
-	    unlikely(!memcg))
+	if (unlikely(!memcg))
 		bad_free("free_accounted_pages", page, 0);
 	free_reset(page);
 	/* The charge back to this CPU's stock and the page to this CPU's
