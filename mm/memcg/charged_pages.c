@@ -107,6 +107,20 @@ struct page *alloc_page_charged(gfp_t gfp, struct mem_cgroup *memcg)
 	return fill_new_page(page, 0, gfp);
 }
 
+/* free_charged_pages_rest - the rest of a charged free, out of line: the
+ * block to the allocator, then its charge to the counters unless the
+ * stock took it (ret). */
+static __attribute__((noinline)) void
+free_charged_pages_rest(struct page *page, unsigned int order,
+			struct mem_cgroup *memcg, enum stock_return ret)
+{
+	__free_pages_prepared(page, order);
+	if (ret == STOCK_RETURNED)
+		trace_memcg_kmem_stock_free(page, memcg, (int)order);
+	else
+		memcg_kmem_uncharge_page(memcg, 1ul << order, page, ret);
+}
+
 void free_charged_pages(struct page *page, unsigned int order)
 {
 	struct mem_cgroup *memcg = page->memcg;
@@ -118,28 +132,12 @@ void free_charged_pages(struct page *page, unsigned int order)
 	flags = local_irq_save();
 	ret = __stock_return_kmem(this_cpu_stock(), memcg, 1u << order);
 	local_irq_restore(flags);
-	if (likely(ret == STOCK_RETURNED)) {
-		trace_memcg_kmem_stock_free(page, memcg, (int)order);
-		__free_pages_prepared(page, order);
+	if (unlikely(ret != STOCK_RETURNED)) {
+		free_charged_pages_rest(page, order, memcg, ret);
 		return;
 	}
+	trace_memcg_kmem_stock_free(page, memcg, (int)order);
 	__free_pages_prepared(page, order);
-	memcg_kmem_uncharge_page(memcg, 1ul << order, page, ret);
-}
-
-/* free_charged_page_unlisted - the rest of free_charged_page for a page
- * that did not go to this CPU's list in the section (a page of another
- * node, or the list full: pcp_free_page knows those): the page, then its
- * charge. */
-static __attribute__((noinline)) void
-free_charged_page_unlisted(struct page *page, struct mem_cgroup *memcg,
-			   enum stock_return ret)
-{
-	pcp_free_page(page);
-	if (ret == STOCK_RETURNED)
-		trace_memcg_kmem_stock_free(page, memcg, 0);
-	else
-		memcg_kmem_uncharge_page(memcg, 1, page, ret);
 }
 
 void free_charged_page(struct page *page)
@@ -164,7 +162,8 @@ void free_charged_page(struct page *page)
 	listed = __pcp_try_free_page(page);
 	local_irq_restore(flags);
 	if (unlikely(!listed)) {
-		free_charged_page_unlisted(page, memcg, ret);
+		/* A page of another node, or the list full. */
+		free_charged_pages_rest(page, 0, memcg, ret);
 		return;
 	}
 	if (likely(ret == STOCK_RETURNED))
