@@ -90,8 +90,9 @@ struct page *alloc_pages_charged(gfp_t gfp, unsigned int order,
 				 struct mem_cgroup *memcg);
 struct page *alloc_page_charged(gfp_t gfp, struct mem_cgroup *memcg);
 
-/* free_charged_pages - free a block with PG_kmemcg and give its charge
- * back to its domain. free_charged_page - the same for one page. */
+/* free_charged_pages - free a block with PG_kmemcg, whose flags
+ * free_accounted_pages checked, and give its charge back to its domain.
+ * free_charged_page - the same for one page. */
 void free_charged_pages(struct page *page, unsigned int order);
 void free_charged_page(struct page *page);
 

@@ -71,7 +71,7 @@ void free_pages(struct page *page, unsigned int order)
 	if (!page)
 		return;
 	free_page_is_descriptor("free_pages", page, order);
-	free_page_flags_check("free_pages", page, order, PAGE_FLAGS_CHECK);
+	free_page_flags_check("free_pages", page, order);
 	__free_pages(page, order);
 }
 
@@ -113,10 +113,10 @@ void free_accounted_pages(struct page *page, unsigned int order)
 	free_page_is_descriptor("free_accounted_pages", page, order);
 	/* A charged page fails the uncharged page's test of its flags
 	 * (PG_kmemcg is one of them): an uncharged one, the common case,
-	 * pays no test more than free_pages does. */
-	if (unlikely(free_page_flags_bad(page, order, PAGE_FLAGS_CHECK))) {
-		/* Read again: the common case keeps nothing for it. */
-		if (!(READ_ONCE(page->flags) & PG_kmemcg))
+	 * pays no test more than free_pages does. A charged one is checked
+	 * here, once, for free_charged_page(s). */
+	if (unlikely(free_page_flags_bad(page, order, PG_head))) {
+		if (free_page_flags_bad(page, order, PG_head | PG_kmemcg))
 			bad_free("free_accounted_pages", page, order);
 		if (order == 0)
 			free_charged_page(page);

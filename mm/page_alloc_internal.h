@@ -116,33 +116,34 @@ static inline void free_page_is_descriptor(const char *who, struct page *page,
 }
 
 /* free_page_flags_bad - once the descriptor is known good: is the block
- * not one to free? True unless, of the flags under mask, exactly PG_head
- * is set, and the block has this order. */
+ * not one to free? True unless, of PAGE_FLAGS_CHECK, exactly the flags
+ * want are set (PG_head; PG_head | PG_kmemcg for a charged block), and
+ * the block has this order. */
 static inline bool free_page_flags_bad(const struct page *page,
-				       unsigned int order, uint32_t mask)
+				       unsigned int order, uint32_t want)
 {
-	return unlikely((page->flags & mask) != PG_head ||
+	return unlikely((page->flags & PAGE_FLAGS_CHECK) != want ||
 			page->order != order);
 }
 
-/* free_page_flags_check - panic if the flags are bad, then the debug
- * checks if they are on (/proc/sys/debug_check_on_free). */
+/* free_page_flags_check - panic unless the block is an uncharged one to
+ * free, then the debug checks if they are on
+ * (/proc/sys/debug_check_on_free). */
 static inline void free_page_flags_check(const char *who, struct page *page,
-					 unsigned int order, uint32_t mask)
+					 unsigned int order)
 {
-	if (free_page_flags_bad(page, order, mask))
+	if (free_page_flags_bad(page, order, PG_head))
 		bad_free(who, page, order);
 	if (debug_check_on_free())
 		debug_check_free_block(who, page, order);
 }
 
-/* free_charged_check - the checks of a charged free: the flags but
- * PG_kmemcg, and a domain to give the charge back to; then the debug
- * checks. */
+/* free_charged_check - the checks of a charged free that
+ * free_accounted_pages left (it checked the flags): a domain to give the
+ * charge back to; then the debug checks. */
 static inline void free_charged_check(struct page *page, unsigned int order)
 {
-	if (free_page_flags_bad(page, order, PAGE_FLAGS_CHECK & ~PG_kmemcg) ||
-	    unlikely(!page->memcg))
+	if (unlikely(!page->memcg))
 		bad_free("free_accounted_pages", page, order);
 	if (debug_check_on_free())
 		debug_check_free_block("free_accounted_pages", page, order);

@@ -8,11 +8,12 @@
  * as alloc_pages read it), or to nobody if the charge finds nobody pays.
  * Returns NULL if the charge was refused or no pages were free.
  * alloc_page_charged - the same for one page, the common case.
- * free_charged_pages - free a block with PG_kmemcg and give its charge
- * back: to this CPU's stock if that caches the block's domain and has
- * room, else to the counters (memcg_kmem_uncharge_page). The block is
- * freed first: for a moment the domain pays for a page it no longer has,
- * never the reverse. free_charged_page - the same for one page.
+ * free_charged_pages - free a block with PG_kmemcg (free_accounted_pages
+ * checked its flags) and give its charge back: to this CPU's stock if
+ * that caches the block's domain and has room, else to the counters
+ * (memcg_kmem_uncharge_page). The block is freed first: for a moment the
+ * domain pays for a page it no longer has, never the reverse.
+ * free_charged_page - the same for one page.
  *
  * alloc_pages() sends here an allocation with __GFP_KMEMCG, while the
  * kmem key is on, by a task whose domain is not the root; and
@@ -46,14 +47,8 @@ __alloc_pages_with_charge(gfp_t gfp, unsigned int order,
 			return NULL;  /* the domain is at its limit */
 	}
 	page = __alloc_pages(gfp, order);
-	/* The events: a stock hit's four at one site, the others' two at
-	 * another (mm/memcg/memcg_trace.h). */
-	if (charge.from == KMEM_CHARGE_STOCK)
-		trace_memcg_kmem_stock_alloc(page, charge.memcg, (int)order,
-					     gfp);
-	else
-		trace_memcg_kmem_charged_alloc(page, charge.memcg, (int)order,
-					       gfp);
+	trace_memcg_kmem_charged_alloc(page, charge.memcg, (int)order, gfp,
+				       charge.from);
 	if (unlikely(!page)) {
 		memcg_kmem_cancel_charge(charge, order);
 		return NULL;
@@ -107,11 +102,23 @@ struct page *alloc_page_charged(gfp_t gfp, struct mem_cgroup *memcg)
 		return alloc_pages_with_charge(gfp, 0, charge);
 	prep_new_page(page, 0);
 	memcg_kmem_commit_charge(page, charge);
-	if (charge.from == KMEM_CHARGE_STOCK)
-		trace_memcg_kmem_stock_alloc(page, charge.memcg, 0, gfp);
-	else
-		trace_memcg_kmem_charged_alloc(page, charge.memcg, 0, gfp);
+	trace_memcg_kmem_charged_alloc(page, charge.memcg, 0, gfp,
+				       charge.from);
 	return fill_new_page(page, 0, gfp);
+}
+
+/* free_charged_pages_rest - the rest of a charged free, out of line: the
+ * block to the allocator, then its charge to the counters unless the
+ * stock took it (ret). */
+static __attribute__((noinline)) void
+free_charged_pages_rest(struct page *page, unsigned int order,
+			struct mem_cgroup *memcg, enum stock_return ret)
+{
+	__free_pages_prepared(page, order);
+	if (ret == STOCK_RETURNED)
+		trace_memcg_kmem_stock_free(page, memcg, (int)order);
+	else
+		memcg_kmem_uncharge_page(memcg, 1ul << order, page, ret);
 }
 
 void free_charged_pages(struct page *page, unsigned int order)
@@ -125,29 +132,12 @@ void free_charged_pages(struct page *page, unsigned int order)
 	flags = local_irq_save();
 	ret = __stock_return_kmem(this_cpu_stock(), memcg, 1u << order);
 	local_irq_restore(flags);
-	if (likely(ret == STOCK_RETURNED)) {
-		trace_memcg_kmem_stock_free(page, memcg, (int)order);
-		__free_pages_prepared(page, order);
+	if (unlikely(ret != STOCK_RETURNED)) {
+		free_charged_pages_rest(page, order, memcg, ret);
 		return;
 	}
+	trace_memcg_kmem_stock_free(page, memcg, (int)order);
 	__free_pages_prepared(page, order);
-	memcg_kmem_uncharge_page(memcg, 1ul << order, page, ret);
-}
-
-/* free_charged_page_slow - the rest of free_charged_page: the page to
- * this CPU's list if it did not go there in the section (a page of
- * another node, or the list full: pcp_free_page knows those), then the
- * charge to the counters if the stock did not take it. */
-static __attribute__((noinline)) void
-free_charged_page_slow(struct page *page, struct mem_cgroup *memcg,
-		       enum stock_return ret, bool listed)
-{
-	if (!listed)
-		pcp_free_page(page);
-	if (ret == STOCK_RETURNED)
-		trace_memcg_kmem_stock_free(page, memcg, 0);
-	else
-		memcg_kmem_uncharge_page(memcg, 1, page, ret);
 }
 
 void free_charged_page(struct page *page)
@@ -162,8 +152,7 @@ void free_charged_page(struct page *page)
 		free_charged_pages(page, 0);
 		return;
 	}
-	if (free_page_flags_bad(page, 0, PAGE_FLAGS_CHECK & ~PG_kmemcg) ||
-	    unlikely(!memcg))
+	if (unlikely(!memcg))
 		bad_free("free_accounted_pages", page, 0);
 	free_reset(page);
 	/* The charge back to this CPU's stock and the page to this CPU's
@@ -172,9 +161,13 @@ void free_charged_page(struct page *page)
 	ret = __stock_return_kmem(this_cpu_stock(), memcg, 1);
 	listed = __pcp_try_free_page(page);
 	local_irq_restore(flags);
-	if (unlikely(!listed || ret != STOCK_RETURNED)) {
-		free_charged_page_slow(page, memcg, ret, listed);
+	if (unlikely(!listed)) {
+		/* A page of another node, or the list full. */
+		free_charged_pages_rest(page, 0, memcg, ret);
 		return;
 	}
-	trace_memcg_kmem_stock_free(page, memcg, 0);
+	if (likely(ret == STOCK_RETURNED))
+		trace_memcg_kmem_stock_free(page, memcg, 0);
+	else
+		memcg_kmem_uncharge_page(memcg, 1, page, ret);
 }

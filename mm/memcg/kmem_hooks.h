@@ -125,13 +125,14 @@ struct kmem_charge memcg_kmem_charge(gfp_t gfp, unsigned int order);
 
 /*
  * memcg_kmem_commit_charge - the page takes the receipt's charge and
- * references: its domain is recorded in it (PG_kmemcg).
+ * references: its domain is recorded in it (PG_kmemcg). A receipt of
+ * KMEM_CHARGE_NOBODY leaves the page uncharged.
  * memcg_kmem_cancel_charge - no page came: the charge is given back.
  */
 static inline void memcg_kmem_commit_charge(struct page *page,
 					    struct kmem_charge charge)
 {
-	if (charge.memcg) {
+	if (charge.from != KMEM_CHARGE_NOBODY) {
 		page->memcg = charge.memcg;
 		page->flags |= PG_kmemcg;
 	}

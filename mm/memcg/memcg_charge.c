@@ -36,6 +36,7 @@
  *     irqs off: __stock_return_kmem()                   mm/memcg/stock.h
  *     and __pcp_try_free_page(); irqs on                       mm/pcp.h
  *   more pages, or checks on: free_charged_pages() mm/memcg/charged_pages.c
+ *   the rest, block first: free_charged_pages_rest() mm/memcg/charged_pages.c
  *   the stock took nothing: memcg_kmem_uncharge_page() mm/memcg/kmem_hooks.c
  *     memcg_uncharge_kmem_counters()                                here
  * MAP END

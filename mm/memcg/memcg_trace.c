@@ -55,7 +55,6 @@ TRACE_THUNK(__trace_memcg_kmem_commit);
 TRACE_THUNK(__trace_memcg_domain_dying);
 TRACE_THUNK(__trace_memcg_domain_free);
 TRACE_THUNK(__trace_mm_page_alloc_unaccounted);
-TRACE_THUNK(__trace_memcg_kmem_stock_alloc);
 TRACE_THUNK(__trace_memcg_kmem_stock_free);
 TRACE_THUNK(__trace_memcg_kmem_stock_miss);
 TRACE_THUNK(__trace_memcg_kmem_charged_alloc);
@@ -362,31 +361,6 @@ void __trace_mm_page_alloc_unaccounted(struct page *page, unsigned int order,
 		__trace_mm_page_alloc(page, order, gfp);
 }
 
-void __trace_memcg_kmem_stock_alloc(struct page *page,
-				    struct mem_cgroup *memcg, int order,
-				    gfp_t gfp)
-{
-	unsigned int nr_pages = 1u << order;
-	unsigned long flags;
-
-	if (trace_event_on(memcg_kmem_domain))
-		__trace_memcg_kmem_domain(gfp, order, memcg);
-	if (trace_event_on(memcg_stock_consume)) {
-		/* What this CPU's stock holds as the page is returned:
-		 * after the hit, what was left (interrupts were on since,
-		 * so an interrupt may have changed it). */
-		flags = local_irq_save();
-		__trace_memcg_stock_consume(memcg, nr_pages,
-					    this_cpu_stock(),
-					    TRACE_STOCK_HIT | TRACE_STOCK_KMEM);
-		local_irq_restore(flags);
-	}
-	if (trace_event_on(memcg_kmem_commit))
-		__trace_memcg_kmem_commit(page, memcg, order);
-	if (trace_event_on(mm_page_alloc))
-		__trace_mm_page_alloc(page, (unsigned int)order, gfp);
-}
-
 void __trace_memcg_kmem_stock_free(struct page *page, struct mem_cgroup *memcg,
 				   int order)
 {
@@ -411,8 +385,26 @@ void __trace_memcg_kmem_stock_miss(gfp_t gfp, int order,
 
 void __trace_memcg_kmem_charged_alloc(struct page *page,
 				      struct mem_cgroup *handle, int order,
-				      gfp_t gfp)
+				      gfp_t gfp, int from)
 {
+	unsigned long flags;
+
+	if (from == KMEM_CHARGE_STOCK) {
+		if (trace_event_on(memcg_kmem_domain))
+			__trace_memcg_kmem_domain(gfp, order, handle);
+		if (trace_event_on(memcg_stock_consume)) {
+			/* What this CPU's stock holds as the page is
+			 * returned: after the hit, what was left
+			 * (interrupts were on since, so an interrupt may
+			 * have changed it). */
+			flags = local_irq_save();
+			__trace_memcg_stock_consume(handle, 1u << order,
+						    this_cpu_stock(),
+						    TRACE_STOCK_HIT |
+						    TRACE_STOCK_KMEM);
+			local_irq_restore(flags);
+		}
+	}
 	if (handle && trace_event_on(memcg_kmem_commit))
 		__trace_memcg_kmem_commit(page, handle, order);
 	if (trace_event_on(mm_page_alloc))

@@ -111,15 +111,17 @@ DECLARE_TRACEPOINT_KEY(mm_page_alloc);
  * meets them.
  */
 
-/* trace_memcg_kmem_stock_alloc - a charged allocation returns a page
- * whose charge this CPU's stock served: memcg_kmem_domain,
- * memcg_stock_consume (hit), memcg_kmem_commit, mm_page_alloc. */
-TRACEPOINT_SHARED(trace_memcg_kmem_stock_alloc,
+/* trace_memcg_kmem_charged_alloc - a charged allocation returns a page.
+ * handle: the domain charged, or NULL for nobody; from: where the charge
+ * came from (enum kmem_charge_from, mm/memcg/kmem_hooks.h). For a charge
+ * this CPU's stock served, memcg_kmem_domain and memcg_stock_consume
+ * (hit) first; then memcg_kmem_commit, mm_page_alloc. */
+TRACEPOINT_SHARED(trace_memcg_kmem_charged_alloc,
 		  (&trace_memcg_kmem_domain_key, &trace_memcg_stock_consume_key,
 		   &trace_memcg_kmem_commit_key, &trace_mm_page_alloc_key),
-		  (struct page *page, struct mem_cgroup *memcg, int order,
-		   gfp_t gfp),
-		  (page, memcg, order, gfp))
+		  (struct page *page, struct mem_cgroup *handle, int order,
+		   gfp_t gfp, int from),
+		  (page, handle, order, gfp, from))
 
 /* trace_memcg_kmem_stock_free - a freed page's charge went back to this
  * CPU's stock: memcg_kmem_uncharge, memcg_stock_refill (from=freed_page). */
@@ -138,15 +140,6 @@ TRACEPOINT_SHARED(trace_memcg_kmem_stock_miss,
 		  (gfp_t gfp, int order, struct mem_cgroup *memcg,
 		   struct memcg_stock_pcp *stock),
 		  (gfp, order, memcg, stock))
-
-/* trace_memcg_kmem_charged_alloc - a charged allocation returns the page
- * of a charge the stock did not serve (handle: the domain charged, or
- * NULL for nobody): memcg_kmem_commit, mm_page_alloc. */
-TRACEPOINT_SHARED(trace_memcg_kmem_charged_alloc,
-		  (&trace_memcg_kmem_commit_key, &trace_mm_page_alloc_key),
-		  (struct page *page, struct mem_cgroup *handle, int order,
-		   gfp_t gfp),
-		  (page, handle, order, gfp))
 
 /* trace_memcg_kmem_uncharge_slow - a freed page's charge the stock did not
  * take (why: enum stock_return, mm/memcg/stock.h): memcg_kmem_uncharge,

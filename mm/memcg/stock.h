@@ -180,7 +180,7 @@ __stock_return_kmem(struct memcg_stock_pcp *stock, struct mem_cgroup *memcg,
 	/* A plain read: stock_kmem_high changes only by
 	 * memcg_stock_set_kmem, which drains every stock after, so a stale
 	 * value does no harm. */
-	if (stock->nr_kmem + nr_pages > stock_kmem_high)
+	if (unlikely(stock->nr_kmem + nr_pages > stock_kmem_high))
 		return STOCK_FULL;  /* the charge goes to the counters */
 	stock->nr_kmem += nr_pages;
 	return STOCK_RETURNED;
