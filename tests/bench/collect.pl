@@ -53,7 +53,10 @@ my $smp_cpus = $ENV{BENCH_SMP_CPUS} || 8;
 
 my @PAGES = qw(page_order0 page_order0_root page_order0_accounted
 	       page_order0_nostock stack_order2_accounted);
-my @ONE_CPU = (@PAGES, qw(fork_exit fork_exit_accounted timing_overhead));
+my @SLAB = qw(kmalloc64 kmalloc64_root kmalloc64_accounted kmalloc64_churn
+	      kmem_cache_task);
+my @ONE_CPU = (@PAGES, @SLAB,
+	       qw(fork_exit fork_exit_accounted timing_overhead));
 
 # --- the yardstick ------------------------------------------------------------
 # $unit: what the 1-CPU figures count; $smp_unit: what the SMP ones do.
@@ -259,6 +262,11 @@ close $csv;
 # quoted. Keys as in @table below; Linux's raw figures (GFP_KERNEL) stand
 # beside the KMEM=0 rows.
 my %LINUX = (
+	'kmalloc64 (KMEM=0)'              => 260,
+	kmalloc64                         => 260,
+	kmalloc64_accounted               => 689,
+	'kmem_cache_task (KMEM=0)'        => 238,
+	kmem_cache_task                   => 669,
 	'page_order0 (KMEM=0)'            => 704,
 	page_order0                       => 704,
 	page_order0_root                  => 797,
@@ -268,11 +276,13 @@ my %LINUX = (
 );
 my $linux_quoted = !$linux_source;
 if (!$linux_quoted) {
+	my %slab = map { $_ => $LINUX{$_} } grep { /kmalloc|kmem_cache/ } keys %LINUX;
 	%LINUX = map { $_ => $linux_fig{$_} } grep { defined $linux_fig{$_} }
 		qw(page_order0 page_order0_root page_order0_accounted stack_order2_accounted);
 	$LINUX{'page_order0 (KMEM=0)'} = $linux_fig{page_order0};
 	$LINUX{'stack_order2_accounted (KMEM=0)'} = $linux_fig{stack_order2};
 	delete $LINUX{$_} for grep { !defined $LINUX{$_} } keys %LINUX;
+	%LINUX = (%slab, %LINUX);  # the slab figures are always quoted
 }
 $linux_source //= "quoted: measured by hand on Debian's 6.1 "
 	. 'the same way (tests/bench/linux/run could not run here)';
@@ -288,6 +298,13 @@ my @ROWS = (
 	['kmem', 'page_order0_nostock', 'accounted, no stock', 'page_order0', 2],
 	['nokmem', 'stack_order2_accounted', 'order-2 stack, compiled out', 'stack_order2_accounted'],
 	['kmem', 'stack_order2_accounted', 'order-2 stack, accounted', 'stack_order2_accounted', 1.25],
+	['nokmem', 'kmalloc64', 'kmalloc(64)+kfree, compiled out', 'kmalloc64'],
+	['kmem', 'kmalloc64', 'static key off', 'kmalloc64', 1.01],
+	['kmem', 'kmalloc64_root', 'key on, root task', 'kmalloc64', 1.05],
+	['kmem', 'kmalloc64_accounted', 'accounted, another object alive', 'kmalloc64', 1.25],
+	['kmem', 'kmalloc64_churn', "accounted, the domain's only object", 'kmalloc64', 1.5],
+	['nokmem', 'kmem_cache_task', 'task_struct cache, compiled out', 'kmem_cache_task'],
+	['kmem', 'kmem_cache_task', 'task_struct cache, accounted', 'kmem_cache_task', 1.25],
 	['nokmem', 'fork_exit', 'fork+exit+reap, compiled out', 'fork_exit'],
 	['kmem', 'fork_exit', 'fork+exit+reap, root domain', 'fork_exit'],
 	['kmem', 'fork_exit_accounted', 'the same, kmem-limited domain', 'fork_exit'],
@@ -325,7 +342,9 @@ for my $row (@ROWS) {
 		$lratio = r3(ratio($lx, $LINUX{"$raw (KMEM=0)"}));
 	}
 	my $t = '';
-	if ($n eq 'fork_exit_accounted' && $b eq 'kmem') {
+	if ($n eq 'kmalloc64' && $b eq 'nokmem') {
+		$t = sprintf('<= 130 %s', $k <= 130 ? 'met' : 'not met');
+	} elsif ($n eq 'fork_exit_accounted' && $b eq 'kmem') {
 		my $f = ratio($k, fig('kmem', 'fork_exit'));
 		$t = sprintf('%s x fork_exit: <= 1.05 %s', r3($f),
 			     $f <= 1.05 ? 'met' : 'not met') if defined $f;
