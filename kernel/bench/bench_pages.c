@@ -64,7 +64,8 @@ static void bench_page_order0_root(void)
 {
 	gfp_t gfp = GFP_ACCOUNT;
 	static_key_slow_inc(&memcg_kmem_enabled_key);
-	struct bench_result r = bench_time_as(root_mem_cgroup, op_page_order0, &gfp);
+	struct bench_result r =
+		bench_time_as(root_mem_cgroup, op_page_order0, &gfp);
 	static_key_slow_dec(&memcg_kmem_enabled_key);
 	bench_print("page_order0_root", &r);
 }
