@@ -49,7 +49,7 @@
 #include "kernel/base/spinlock.h"
 #include "kernel/base/platform.h"
 #include "mm/gfp.h"
-#include "mm/memcg/line_transfer.h"
+#include "mm/line_transfer.h"
 #include "mm/memcg/res_counter.h"
 
 struct page;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * mm/memcg/line_transfer.h - counting how often a shared cache line moves
+ * mm/line_transfer.h - counting how often a shared cache line moves
  * between CPUs.
  *
  * QEMU's TCG does not model caches, so the cost of a counter that every
@@ -22,8 +22,8 @@
  * counted; the line's last writer is then stale, which costs at most one
  * miscounted transfer per line when counting starts.
  */
-#ifndef MM_MEMCG_LINE_TRANSFER_H
-#define MM_MEMCG_LINE_TRANSFER_H
+#ifndef MM_LINE_TRANSFER_H
+#define MM_LINE_TRANSFER_H
 
 #include "kernel/base/platform.h"
 #include "kernel/base/static_key.h"
