@@ -137,6 +137,18 @@ struct kmem_cache *__memcg_kmem_get_cache(struct kmem_cache *root,
 void memcg_kmem_put_cache(struct mem_cgroup *ref);
 
 /*
+ * memcg_kmem_cache_local - the slab's fast path, interrupts off: the
+ * cache of root that memcg's accounted objects come from, chosen as
+ * __memcg_kmem_get_cache chooses it but without a reference (a task is
+ * moved to another domain, and the old one may go, only after every CPU
+ * has left such a section). Returns root itself if nobody pays (memcg
+ * NULL or without a kmem limit, or the allocation is exempt), NULL if
+ * the long way is needed: memcg has no child cache of root yet.
+ */
+struct kmem_cache *memcg_kmem_cache_local(struct kmem_cache *root,
+					  struct mem_cgroup *memcg, gfp_t gfp);
+
+/*
  * memcg_slab_alloc_pages - the pages of a new slab of cache. A child
  * cache's slab is charged to the child cache's domain (res, then kmem;
  * NULL if refused) and recorded in the page (page->memcg), whatever task

@@ -56,6 +56,9 @@ int memcg_register_cache(struct kmem_cache *root)
 	if (id < 0)
 		return id;
 	root->memcg_params.id = id;
+	root->memcg_params.when = __GFP_KMEMCG;
+	root->memcg_params.always =
+		root->flags & SLAB_ACCOUNT ? __GFP_KMEMCG : 0;
 	return 0;
 }
 
@@ -89,6 +92,8 @@ void memcg_unregister_cache(struct kmem_cache *root)
 	cache_ids &= ~(1ull << id);
 	spin_unlock(&cache_ids_lock);
 	root->memcg_params.id = -1;
+	root->memcg_params.when = 0;
+	root->memcg_params.always = 0;
 }
 
 /*
@@ -149,6 +154,16 @@ void memcg_kmem_put_cache(struct mem_cgroup *ref)
 	mem_cgroup_put(ref);
 }
 
+struct kmem_cache *memcg_kmem_cache_local(struct kmem_cache *root,
+					  struct mem_cgroup *memcg, gfp_t gfp)
+{
+	if (!memcg || !memcg_kmem_is_accounted(memcg) ||
+	    memcg_kmem_bypass(gfp))
+		return root;
+	return __atomic_load_n(&memcg->slab_caches[root->memcg_params.id],
+			       __ATOMIC_ACQUIRE);
+}
+
 struct page *memcg_slab_alloc_pages(struct kmem_cache *cache, gfp_t gfp)
 {
 	struct mem_cgroup *memcg = cache->memcg_params.memcg;
@@ -169,6 +184,18 @@ struct page *memcg_slab_alloc_pages(struct kmem_cache *cache, gfp_t gfp)
 	 * given back). */
 	memcg_kmem_commit_page(page, memcg, order);
 	return page;
+}
+
+void memcg_slab_flush(struct mem_cgroup *memcg)
+{
+	for (int id = 0; id < MEMCG_CACHES_MAX; id++) {
+		struct kmem_cache *child =
+			__atomic_load_n(&memcg->slab_caches[id],
+					__ATOMIC_ACQUIRE);
+
+		if (child)
+			kmem_cache_shrink(child);
+	}
 }
 
 void memcg_slab_destroy_caches(struct mem_cgroup *memcg)

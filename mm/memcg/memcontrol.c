@@ -364,6 +364,8 @@ int mem_cgroup_destroy(struct mem_cgroup *memcg)
 	memcg_tree_unlock();
 	trace_memcg_domain_dying(memcg);
 
+	/* The CPU slabs of its child caches, before the stocks drain. */
+	memcg_slab_flush(memcg);
 	drain_all_stock(memcg);
 	user_memory_move_parent(memcg);
 	/* Only kernel pages are left charged: res usage = kmem usage. */

@@ -97,7 +97,7 @@ my $smp_why = $smp_unit eq 'cycles' ? 'TSC cycles'
 my @runs = (
 	{build => 'kmem', machine => 'one', elf => "$build/tally.elf",
 	 smp => 1, mem => '512M', accel => $one_accel, args => [@one_args],
-	 unit => $unit, cmds => [map { "bench $_" } @ONE_CPU]},
+	 unit => $unit, cmds => [map { "bench $_" } @ONE_CPU, 'charge_depth']},
 	{build => 'nokmem', machine => 'one', elf => "$build/tally-nokmem.elf",
 	 smp => 1, mem => '512M', accel => $one_accel, args => [@one_args],
 	 unit => $unit, cmds => [map { "bench $_" } @ONE_CPU]},
@@ -106,10 +106,10 @@ my @runs = (
 	 unit => $unit, cmds => [map { "bench $_" } @PAGES]},
 	{build => 'kmem', machine => 'smp', elf => "$build/tally.elf",
 	 smp => $smp_cpus, mem => '1G', unit => $smp_unit,
-	 cmds => ['bench charge_smp_*']},
+	 cmds => ['bench charge_smp_*', 'bench slab_smp']},
 	{build => 'kmem', machine => 'numa2', elf => "$build/tally.elf",
 	 smp => 4, mem => '1G', args => [@Tally::NUMA_TWO_NODES],
-	 unit => $smp_unit, cmds => ['bench charge_smp_*']},
+	 unit => $smp_unit, cmds => ['bench charge_smp_*', 'bench slab_smp']},
 );
 
 # $one{build}{name} = parsed line              1-CPU figures
@@ -123,6 +123,12 @@ my (%one, %curve, %node, %smp_names, %seen, @rows, @replayed);
 sub take {
 	my ($r, $l) = @_;
 	my $p = Bench::parse_line($l) or return 0;
+	# charge_depth: one line per depth and stock, each a name of its own.
+	if ($p->{name} eq 'charge_depth') {
+		my %e = map { @$_ } @{$p->{extra}};
+		$p->{name} = "charge_depth depth=$e{depth} stock=$e{stock}";
+		$p->{extra} = [];
+	}
 	my $fields = join ' ', map { "$_->[0]=$_->[1]" } @{$p->{extra}};
 	my $cpus = $p->{kind} eq 'curve' ? $p->{cpus}
 		 : $r->{machine} eq 'one' ? ''
@@ -391,6 +397,27 @@ tracepoints compiled in but off, against TRACE=0 ($unit per operation)
 	close $tmd;
 }
 
+# --- the charge's cost against the depth of the domain ----------------------------
+my @depth_dat;
+my @depths = grep { defined fig('kmem', "charge_depth depth=$_ stock=1") } 1, 2, 4, 8, 16;
+if (@depths) {
+	print "\ncharge+uncharge of one page, D levels below the root ($unit per operation)\n";
+	printf "%-6s %9s %9s %9s\n", 'depth', 'stock', 'no stock', 'stock/d1';
+	open my $dmd, '>', "$out/depth.md" or die "$out/depth.md: $!\n";
+	print $dmd "| depth | stock | no stock |\n|---:|---:|---:|\n";
+	my $d1 = fig('kmem', 'charge_depth depth=1 stock=1');
+	for my $d (@depths) {
+		my ($s, $n) = map { fig('kmem', "charge_depth depth=$d stock=$_") } 1, 0;
+		printf "%-6d %9s %9s %9s\n", $d, $s, $n // '-', r3(ratio($s, $d1));
+		printf $dmd "| %d | %s | %s |\n", $d, $s, $n // '-';
+		push @depth_dat, "$d $s " . ($n // '-');
+	}
+	my $r = ratio(fig('kmem', "charge_depth depth=$depths[-1] stock=1"), $d1);
+	printf "  with the stock, depth %d within 5%% of depth 1: %s\n", $depths[-1],
+		defined $r && $r <= 1.05 ? 'met' : 'not met';
+	close $dmd;
+}
+
 # wrap($text) - into lines of at most 78 columns, indented by 2, then 3.
 sub wrap {
 	my @l = ('  ');
@@ -492,7 +519,7 @@ if (%node) {
 # pages.png: left, the figures against the raw one of the KMEM=0 build;
 # right, the ratios, tally's beside Linux 6.1's (quoted, instructions).
 open my $dat, '>', "$out/pages.dat" or die "$out/pages.dat: $!\n";
-for my $n (@PAGES) {
+for my $n (@PAGES, @SLAB) {
 	my ($raw) = map { $_->[3] } grep { $_->[0] eq 'kmem' && $_->[1] eq $n } @ROWS;
 	my ($k, $z) = (fig('kmem', $n), fig('nokmem', $raw));
 	next unless defined $k;
@@ -571,6 +598,27 @@ $layout
 $panels
 unset multiplot
 GP
+if (@depth_dat) {
+	open $dat, '>', "$out/depth.dat" or die "$out/depth.dat: $!\n";
+	print $dat "$_\n" for @depth_dat;
+	close $dat;
+	print $gp <<"GP";
+reset
+set termoption noenhanced
+set terminal png size 800,480 noenhanced
+set output '$out/depth.png'
+set datafile missing '-'
+set title 'Kernel charge+uncharge of one page against the depth of the domain ($unit, 1 CPU)'
+set xlabel 'depth below the root (use_hierarchy)'
+set ylabel 'median $unit'
+set logscale x 2
+set xtics (1, 2, 4, 8, 16)
+set yrange [0:*]
+set key top left
+set grid ytics
+plot '$out/depth.dat' using 1:2 title 'per-CPU stock' with linespoints lw 2 lc rgb '#1a9850' pt 7, '' using 1:3 title 'no stock' with linespoints lw 2 lc rgb '#d73027' pt 5
+GP
+}
 close $gp or warn "gnuplot failed\n";
-unlink "$out/pages.dat", glob("$out/smp-*.dat");
-print "\nresults: $out/results.csv, $out/table.md, $out/trace.md, $out/smp.md; plots: $out/pages.png, $out/smp.png\n";
+unlink "$out/pages.dat", "$out/depth.dat", glob("$out/smp-*.dat");
+print "\nresults: $out/results.csv, $out/table.md, $out/trace.md, $out/smp.md, $out/depth.md; plots: $out/pages.png, $out/smp.png, $out/depth.png\n";
