@@ -583,37 +583,42 @@ fast_done(struct kmem_cache *c, void *obj, gfp_t gfp)
 
 /*
  * slab_cache_local - the cache that serves an allocation from c with the
- * kmem key on, interrupts off: c itself, unless the allocation asks to
- * be accounted and its payer is not the root (the common case); then
- * the payer's child cache, or NULL if the long way must make it.
+ * kmem key on, interrupts off: c itself for the root's tasks (the
+ * common case, asked first) and for any allocation that does not ask to
+ * be accounted or whose payer is not charged; else the payer's child
+ * cache, or NULL if the long way must make it.
  */
 static __attribute__((always_inline)) inline struct kmem_cache *
 slab_cache_local(struct kmem_cache *c, gfp_t gfp)
 {
-	struct mem_cgroup *memcg;
+	struct mem_cgroup *memcg = memcg_kmem_payer(current);
 
-	if (!slab_wants_account(c, gfp))
+	if (memcg == root_mem_cgroup || !slab_wants_account(c, gfp) ||
+	    !memcg_kmem_charges(memcg, gfp))
 		return c;
-	memcg = memcg_kmem_payer(current);
-	if (memcg == root_mem_cgroup)
-		return c;
-	return memcg_kmem_cache_local(c, memcg, gfp);
+	return memcg_kmem_child_cache(memcg, c->memcg_params.id);
 }
 
 /*
- * slab_alloc_memcg - slab_alloc with the kmem key on: the cache that
- * serves the allocation (the domain's child cache, chosen with interrupts
- * off and so without a reference) gives the first object on this CPU's
- * list, in one interrupts-off section that writes only this CPU's line.
- * Out of line: the key-off path pays nothing for it.
+ * slab_alloc_from_cpu - the common case: the first object on this CPU's
+ * list, taken in one interrupts-off section that writes only this CPU's
+ * line. With key_on (the kmem key is on) the list is that of the cache
+ * chosen in the same section (slab_cache_local): for an accounted
+ * allocation, the payer's child cache, without a reference. Anything
+ * else takes the long way, kmem_cache_alloc_slow.
  */
-static __attribute__((noinline)) void *
-slab_alloc_memcg(struct kmem_cache *c, gfp_t gfp)
+static __attribute__((always_inline)) inline void *
+slab_alloc_from_cpu(struct kmem_cache *c, gfp_t gfp, bool key_on)
 {
-	unsigned long flags = local_irq_save();
-	struct kmem_cache *s = slab_cache_local(c, gfp);
-	void *obj = likely(s) ? cpu_pop(s) : NULL;
+	struct kmem_cache *s = c;
+	unsigned long flags;
+	void *obj = NULL;
 
+	flags = local_irq_save();
+	if (key_on)
+		s = slab_cache_local(c, gfp);
+	if (likely(s))
+		obj = cpu_pop(s);
 	local_irq_restore(flags);
 	if (likely(obj))
 		return fast_done(s, obj, gfp);
@@ -621,26 +626,16 @@ slab_alloc_memcg(struct kmem_cache *c, gfp_t gfp)
 }
 
 /*
- * slab_alloc - the common case is the first object on this CPU's list of
- * the cache, taken in one interrupts-off section that writes only this
- * CPU's line. With the kmem key on, slab_alloc_memcg does the same for
- * the cache the domain's objects come from. Inlined in kmem_cache_alloc
- * and kmalloc.
+ * slab_alloc - kmem_cache_alloc and kmalloc, inlined in both. Two copies
+ * of the fast path, one each side of the static key, so that with the
+ * key off (a 5-byte NOP) nothing of the choice of cache is run.
  */
 static __attribute__((always_inline)) inline void *
 slab_alloc(struct kmem_cache *c, gfp_t gfp)
 {
-	unsigned long flags;
-	void *obj;
-
 	if (memcg_kmem_enabled())
-		return slab_alloc_memcg(c, gfp);
-	flags = local_irq_save();
-	obj = cpu_pop(c);
-	local_irq_restore(flags);
-	if (likely(obj))
-		return fast_done(c, obj, gfp);
-	return kmem_cache_alloc_slow(c, gfp);
+		return slab_alloc_from_cpu(c, gfp, true);
+	return slab_alloc_from_cpu(c, gfp, false);
 }
 
 void *kmem_cache_alloc(struct kmem_cache *c, gfp_t gfp)
@@ -724,16 +719,17 @@ static __attribute__((always_inline)) inline void
 slab_free(struct kmem_cache *c, struct page *page, void *obj, const char *who)
 {
 	struct slab *slab = slab_of(page);
-	size_t offset = (char *)obj - (char *)slab_object(c, slab, 0);
 	struct kmem_cache_cpu *cpu;
 	unsigned long flags;
+	size_t offset;
 
 	/* An object of a child cache may be freed through its root cache. */
-	if (slab->cache != c && slab->cache->memcg_params.root_cache == c)
-		c = slab->cache;
-	if (unlikely(slab->cache != c))
+	if (unlikely(slab->cache != c) &&
+	    slab->cache->memcg_params.root_cache != c)
 		panic("%s: object %p belongs to cache %s, not %s", who, obj,
 		      slab->cache->name, c->name);
+	c = slab->cache;
+	offset = (char *)obj - (char *)slab_object(c, slab, 0);
 	if (unlikely((char *)obj < (char *)slab_object(c, slab, 0) ||
 		     offset % c->size != 0 || offset / c->size >= c->num))
 		panic("%s: cache %s: %p is not the start of an object", who,

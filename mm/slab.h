@@ -49,7 +49,8 @@ struct mem_cgroup;
  *
  * A root cache (one made by kmem_cache_create, or a kmalloc cache) that
  * can be accounted has an id: its child caches sit in each domain's
- * memcg->slab_caches[id]. A child cache points to its domain and to its
+ * memcg->view.slab_caches[id]. A child cache points to its domain and to
+ * its
  * root cache, and has no id of its own.
  */
 struct memcg_cache_params {

@@ -205,7 +205,7 @@ static void slab_smp_in(struct mem_cgroup *memcg)
 
 	set_active_memcg(old);
 	for (int id = 0; id < MEMCG_CACHES_MAX; id++) {
-		struct kmem_cache *c = memcg->slab_caches[id];
+		struct kmem_cache *c = memcg->view.slab_caches[id];
 
 		if (c && c->memcg_params.root_cache->object_size == 64)
 			child = c;

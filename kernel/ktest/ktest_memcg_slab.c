@@ -137,13 +137,13 @@ static void ktest_memcg_child_cache(struct ktest *t)
 				  PG_kmemcg), "on a page charged to nobody");
 		kmem_cache_free(cache, obj);
 	}
-	KTEST_EXPECT(t, memcg->slab_caches[cache->memcg_params.id] == NULL,
+	KTEST_EXPECT(t, memcg->view.slab_caches[cache->memcg_params.id] == NULL,
 		     "the domain has no child cache before it allocates");
 
 	/* One slab and one object more, as a task of the domain. */
 	n = alloc_as(memcg, cache, 0, cache->num + 1);
 	KTEST_EXPECT(t, n == (int)cache->num + 1, "the domain's allocations");
-	child = memcg->slab_caches[cache->memcg_params.id];
+	child = memcg->view.slab_caches[cache->memcg_params.id];
 	KTEST_EXPECT(t, child != NULL, "its first allocation made its child "
 		     "cache");
 	if (!child)

@@ -5,7 +5,7 @@
  * Linux 2012: __memcg_kmem_get_cache, memcg_create_kmem_cache,
  * kmem_cache_destroy_memcg_children).
  *
- * Where a child cache is: memcg->slab_caches[root->memcg_params.id]. The
+ * Where a child cache is: memcg->view.slab_caches[root->memcg_params.id]. The
  * slot is read without a lock, by a task that holds a reference on the
  * domain: the domain - and with it its child caches - is freed only when
  * its last reference goes (mm/memcg/memcontrol.c mem_cgroup_free calls
@@ -73,7 +73,7 @@ void memcg_unregister_cache(struct kmem_cache *root)
 	flags = spin_lock_irqsave(&memcg_list_lock);
 	list_for_each_entry(memcg, &memcg_all_list, all_node) {
 		struct kmem_cache *child =
-			__atomic_exchange_n(&memcg->slab_caches[id], NULL,
+			__atomic_exchange_n(&memcg->view.slab_caches[id], NULL,
 					    __ATOMIC_ACQ_REL);
 
 		if (!child)
@@ -119,8 +119,8 @@ static struct kmem_cache *memcg_create_cache(struct mem_cgroup *memcg,
 	child = kmem_cache_create_child(root, memcg, name);
 	if (!child)
 		return NULL;
-	if (!__atomic_compare_exchange_n(&memcg->slab_caches[id], &old, child,
-					 false, __ATOMIC_ACQ_REL,
+	if (!__atomic_compare_exchange_n(&memcg->view.slab_caches[id], &old,
+					 child, false, __ATOMIC_ACQ_REL,
 					 __ATOMIC_ACQUIRE)) {
 		kmem_cache_destroy(child);  /* another CPU made it first */
 		return old;
@@ -137,7 +137,7 @@ struct kmem_cache *__memcg_kmem_get_cache(struct kmem_cache *root,
 
 	if (!memcg)
 		return root;
-	child = __atomic_load_n(&memcg->slab_caches[root->memcg_params.id],
+	child = __atomic_load_n(&memcg->view.slab_caches[root->memcg_params.id],
 				__ATOMIC_ACQUIRE);
 	if (!child)
 		child = memcg_create_cache(memcg, root);
@@ -152,16 +152,6 @@ struct kmem_cache *__memcg_kmem_get_cache(struct kmem_cache *root,
 void memcg_kmem_put_cache(struct mem_cgroup *ref)
 {
 	mem_cgroup_put(ref);
-}
-
-struct kmem_cache *memcg_kmem_cache_local(struct kmem_cache *root,
-					  struct mem_cgroup *memcg, gfp_t gfp)
-{
-	if (!memcg || !memcg_kmem_is_accounted(memcg) ||
-	    memcg_kmem_bypass(gfp))
-		return root;
-	return __atomic_load_n(&memcg->slab_caches[root->memcg_params.id],
-			       __ATOMIC_ACQUIRE);
 }
 
 struct page *memcg_slab_alloc_pages(struct kmem_cache *cache, gfp_t gfp)
@@ -190,7 +180,7 @@ void memcg_slab_flush(struct mem_cgroup *memcg)
 {
 	for (int id = 0; id < MEMCG_CACHES_MAX; id++) {
 		struct kmem_cache *child =
-			__atomic_load_n(&memcg->slab_caches[id],
+			__atomic_load_n(&memcg->view.slab_caches[id],
 					__ATOMIC_ACQUIRE);
 
 		if (child)
@@ -203,7 +193,7 @@ void memcg_slab_destroy_caches(struct mem_cgroup *memcg)
 	char path[MEMCG_PATH_MAX];
 
 	for (int id = 0; id < MEMCG_CACHES_MAX; id++) {
-		struct kmem_cache *child = memcg->slab_caches[id];
+		struct kmem_cache *child = memcg->view.slab_caches[id];
 
 		if (!child)
 			continue;
@@ -217,7 +207,7 @@ void memcg_slab_destroy_caches(struct mem_cgroup *memcg)
 			      READ_ONCE(child->active_objs),
 			      READ_ONCE(child->num_slabs));
 		}
-		memcg->slab_caches[id] = NULL;
+		memcg->view.slab_caches[id] = NULL;
 		kmem_cache_destroy(child);
 	}
 }

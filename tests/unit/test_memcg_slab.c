@@ -69,7 +69,7 @@ static int teardown(void **state)
 static struct kmem_cache *child_of(struct mem_cgroup *memcg,
 				   struct kmem_cache *root)
 {
-	return memcg->slab_caches[root->memcg_params.id];
+	return memcg->view.slab_caches[root->memcg_params.id];
 }
 
 /* cache_listed - is a cache called name on slab_caches? */
@@ -218,8 +218,8 @@ static void test_kmalloc_account(void **state)
 	struct kmem_cache *child = NULL;
 
 	for (int id = 0; id < MEMCG_CACHES_MAX; id++)
-		if (A->slab_caches[id])
-			child = A->slab_caches[id];
+		if (A->view.slab_caches[id])
+			child = A->view.slab_caches[id];
 	assert_non_null(child);
 	assert_string_equal(child->name, "kmalloc-128(A)");
 	assert_ptr_equal(virt_to_page(p)->memcg, A);
@@ -349,12 +349,12 @@ static void test_destroy_root_cache(void **state)
 
 	assert_true(id >= 0);
 	assert_true(cache_listed("tmp(A)"));
-	assert_non_null(A->slab_caches[id]);
+	assert_non_null(A->view.slab_caches[id]);
 	kmem_cache_free(tmp, p);
 	kmem_cache_destroy(tmp);
 	assert_false(cache_listed("tmp(A)"));
 	assert_false(cache_listed("tmp"));
-	assert_null(A->slab_caches[id]);
+	assert_null(A->view.slab_caches[id]);
 }
 
 /* The cover letter's loop, `while true; do mkdir x; cd x; done`, under a
