@@ -143,6 +143,7 @@ static bool cache_setup(struct kmem_cache *c, const char *name, size_t size,
 	c->memcg_params.always = 0;
 	c->memcg_params.when = 0;
 	c->memcg_params.memcg = NULL;
+	c->memcg_params.dead = false;
 	c->memcg_params.root_cache = NULL;
 	snprintf(c->name, sizeof(c->name), "%s", name);
 	return calculate_sizes(c);
@@ -509,10 +510,15 @@ static void *slab_alloc_slow(struct kmem_cache *c, gfp_t gfp)
 		      "refill", c->name);
 	cpu->freelist = next_free(obj);
 	cpu->nr_free--;
+	/* A removed domain's cache: its slab goes back to the lists at
+	 * once, so that no CPU holds a page the domain pays for (the slab
+	 * has an object in use now: it is not released). */
+	if (unlikely(__atomic_load_n(&c->memcg_params.dead, __ATOMIC_ACQUIRE)))
+		release = unfreeze(c, cpu, false);
 	spin_unlock_irqrestore(&c->lock, flags);
 
 	if (new_page)  /* another CPU made room meanwhile */
-		release = new_page;
+		slab_release(c, new_page);
 	if (release)
 		slab_release(c, release);
 	return alloc_done(c, obj, gfp);
@@ -853,8 +859,7 @@ void get_slabinfo(struct kmem_cache *c, struct slabinfo *info)
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
 		page = READ_ONCE(c->cpu_slab[cpu].page);
 		if (page && page->slab_inuse ==
-				    READ_ONCE(c->cpu_slab[cpu].nr_free) &&
-		    !slab_of(page)->freelist)
+				    READ_ONCE(c->cpu_slab[cpu].nr_free))
 			empty++;  /* a CPU slab with no object in use */
 	}
 	info->active_objs = c->active_objs > held ? c->active_objs - held : 0;

@@ -62,6 +62,8 @@ struct memcg_cache_params {
 	 * path instead of three). */
 	gfp_t always, when;
 	struct mem_cgroup *memcg;      /* child cache: its domain, else NULL */
+	bool dead;                     /* child cache of a removed domain: no
+					* CPU keeps a slab of it */
 	struct kmem_cache *root_cache; /* child cache: the cache it copies */
 };
 

@@ -125,6 +125,11 @@ static struct kmem_cache *memcg_create_cache(struct mem_cgroup *memcg,
 		kmem_cache_destroy(child);  /* another CPU made it first */
 		return old;
 	}
+	/* A task moved out of a domain being removed may still allocate
+	 * in it: the cache is dead from the start (memcg_slab_flush). */
+	if (__atomic_load_n(&memcg->dying, __ATOMIC_SEQ_CST))
+		__atomic_store_n(&child->memcg_params.dead, true,
+				 __ATOMIC_RELEASE);
 	return child;
 }
 
@@ -178,13 +183,21 @@ struct page *memcg_slab_alloc_pages(struct kmem_cache *cache, gfp_t gfp)
 
 void memcg_slab_flush(struct mem_cgroup *memcg)
 {
+	/* memcg->dying is set: a child cache made from now on sees it
+	 * (memcg_create_cache), and one made before is in its slot. */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	for (int id = 0; id < MEMCG_CACHES_MAX; id++) {
 		struct kmem_cache *child =
 			__atomic_load_n(&memcg->view.slab_caches[id],
 					__ATOMIC_ACQUIRE);
 
-		if (child)
-			kmem_cache_shrink(child);
+		if (!child)
+			continue;
+		/* Dead first: a CPU that takes a slab of it after the
+		 * flush gives it back at once (slab_alloc_slow). */
+		__atomic_store_n(&child->memcg_params.dead, true,
+				 __ATOMIC_RELEASE);
+		kmem_cache_shrink(child);
 	}
 }
 
