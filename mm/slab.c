@@ -443,6 +443,49 @@ static void kmem_cache_flush_cpus(struct kmem_cache *c)
 	}
 }
 
+/*
+ * give_back_empty - this CPU's slab of c, if no object of it is in use
+ * (all are on this CPU's list, or were freed to the slab's own list),
+ * goes back to the cache's lists, and is returned if it is to be
+ * released (see slab_place). Cache lock held, interrupts off.
+ */
+static struct page *give_back_empty(struct kmem_cache *c)
+{
+	struct kmem_cache_cpu *cpu = this_cpu_slab(c);
+
+	if (!cpu->page || cpu->page->slab_inuse != cpu->nr_free)
+		return NULL;
+	line_write(&c->line);
+	return unfreeze(c, cpu, false);
+}
+
+void slab_cpu_idle(void)
+{
+	struct kmem_cache *c;
+	struct page *page;
+	unsigned long flags;
+	LIST_HEAD(release);
+
+	/* Collected on a list, released once no lock is held: a child
+	 * cache's last slab may drop its domain's last reference, and the
+	 * domain's child caches are destroyed with it. */
+	flags = spin_lock_irqsave(&slab_caches_lock);
+	list_for_each_entry(c, &slab_caches, list) {
+		spin_lock(&c->lock);
+		page = give_back_empty(c);
+		spin_unlock(&c->lock);
+		if (page)
+			list_add(&page->lru, &release);
+	}
+	spin_unlock_irqrestore(&slab_caches_lock, flags);
+
+	while (!list_empty(&release)) {
+		page = list_first_entry(&release, struct page, lru);
+		list_del_init(&page->lru);
+		slab_release(slab_of(page)->cache, page);
+	}
+}
+
 /* --- objects -------------------------------------------------------------- */
 
 /* alloc_done - what an object gets on its way out: checks, zeroing. */

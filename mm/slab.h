@@ -192,6 +192,15 @@ struct slabinfo {
 	unsigned int pagesperslab;
 };
 
+/*
+ * slab_cpu_idle - this CPU is going idle: it gives back each of its CPU
+ * slabs that has no object in use, so that an idle machine holds no slab
+ * it does not need (empty slabs go back to the buddy allocator, but one
+ * per root cache). The idle loop calls it once each time the CPU runs
+ * out of work. Interrupts on, no lock held.
+ */
+void slab_cpu_idle(void);
+
 /* kmem_cache_in_use - objects of cache in use: handed out, not on any
  * free list (CPU lists read without stopping their CPUs). */
 unsigned long kmem_cache_in_use(struct kmem_cache *cache);

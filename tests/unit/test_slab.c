@@ -432,6 +432,45 @@ static void test_cpu_slab_flush(void **state)
 	assert_int_equal(nr_free_pages(), start);
 }
 
+/* A CPU going idle gives back its empty CPU slabs, and only those: a
+ * root cache keeps one empty slab, the rest go to the buddy allocator. */
+static void test_cpu_slab_idle(void **state)
+{
+	struct kmem_cache *c;
+	unsigned long start;
+	void *a, *b, *kept;
+	char text[512];
+
+	nr_cpus = 2;
+	c = kmem_cache_create("idle", 128, 0, 0);
+	start = nr_free_pages();
+	kept = kmem_cache_alloc(c, GFP_KERNEL);
+	host_set_cpu(1);
+	a = kmem_cache_alloc(c, GFP_KERNEL);
+	b = kmem_cache_alloc(c, GFP_KERNEL);
+	kmem_cache_free(c, a);
+	host_set_cpu(0);
+	kmem_cache_free(c, b);  /* CPU 1's slab emptied by another CPU */
+
+	slab_cpu_idle();        /* CPU 0's slab holds kept: it stays */
+	assert_non_null(c->cpu_slab[0].page);
+	host_set_cpu(1);
+	slab_cpu_idle();
+	host_set_cpu(0);
+	assert_null(c->cpu_slab[1].page);
+	assert_int_equal(c->num_slabs, 2);  /* kept's, and one empty */
+	assert_int_equal(slab_check(text, sizeof(text)), 0);
+
+	kmem_cache_free(c, kept);
+	slab_cpu_idle();
+	assert_null(c->cpu_slab[0].page);
+	assert_int_equal(c->num_slabs, 1);  /* the one empty slab kept */
+	assert_int_equal(slab_check(text, sizeof(text)), 0);
+	kmem_cache_shrink(c);
+	assert_int_equal(nr_free_pages(), start);
+	kmem_cache_destroy(c);
+}
+
 /* check finds a CPU's count that does not match its list. */
 static void test_cpu_slab_check(void **state)
 {
@@ -607,6 +646,7 @@ int main(void)
 		cmocka_unit_test_setup(test_cpu_slab_remote_free, setup),
 		cmocka_unit_test_setup(test_cpu_slab_no_churn, setup),
 		cmocka_unit_test_setup(test_cpu_slab_flush, setup),
+		cmocka_unit_test_setup(test_cpu_slab_idle, setup),
 		cmocka_unit_test_setup(test_cpu_slab_check, setup),
 		cmocka_unit_test_setup(test_cpu_slab_debug_double_free,
 				       setup),
