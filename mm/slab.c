@@ -22,17 +22,40 @@
  * lists (page->lru): partial, full, free. page->memcg is left alone: it is
  * the domain charged for the slab's pages, as for any other page.
  *
- * Allocation takes the first free object of the first partial slab; a new
- * slab is taken from the buddy allocator only when no slab has a free
- * object. A slab whose last object is freed is kept if the cache has no
- * other empty slab, and otherwise goes straight back to the buddy
- * allocator: a cache never sits on more than one empty slab - and a
- * domain's child cache on none (docs/slab.md: its slabs are charged to
- * the domain, which must not pay for pages it no longer uses).
+ * Each CPU owns one slab of each cache it uses, its CPU slab (Linux's
+ * SLUB: struct kmem_cache_cpu, a "frozen" slab). Freezing moves the
+ * slab's free objects to the CPU's own list and counts them as in use;
+ * from then on that CPU allocates and frees the slab's objects on its
+ * list with interrupts off, without the cache lock, writing only its own
+ * cache line (c->cpu_slab[cpu]). That is the fast path:
  *
- * Accounting happens at two points only: kmem_cache_alloc() first asks
- * memcg_kmem_get_cache() which cache to take the object from (the
- * domain's child cache for an accounted allocation), and cache_grow()
+ *   kmem_cache_alloc / kmalloc        slab_alloc: pop this CPU's list
+ *   kmem_cache_free / kfree           slab_free: push it, if the object
+ *                                     is of this CPU's slab
+ *
+ * Everything else takes the cache lock: an empty CPU list
+ * (slab_alloc_slow: the objects other CPUs freed to the CPU slab, else a
+ * partial slab, else a new one, becomes this CPU's), and a free to a
+ * slab that is not this CPU's (slab_free_slow: to the slab's own list;
+ * a slab no CPU owns moves list as its count says). A CPU keeps its slab
+ * when the slab empties, so that an object allocated and freed alone
+ * costs no page; it gives it back when the slab runs dry, when the CPU
+ * goes idle with it empty (slab_cpu_idle), and when the cache is shrunk
+ * or destroyed or its domain removed (an IPI to every CPU that holds
+ * one). A slab on the lists whose last object is freed is kept if the
+ * cache has no other empty slab, and otherwise goes straight back to the
+ * buddy allocator - a domain's child cache keeps none (docs/slab.md: its
+ * slabs are charged to the domain, which must not pay for pages it no
+ * longer uses).
+ *
+ * slab_debug (the debug build) sends every allocation and free through
+ * the lock, so that poisoning and the double-free search see every CPU's
+ * list at rest; check (slab_check) counts the objects on CPU lists.
+ *
+ * Accounting happens at two points only: the fast path chooses the cache
+ * to take the object from in its interrupts-off section (slab_cache_local:
+ * the payer's child cache for an accounted allocation; the long way,
+ * memcg_kmem_get_cache, makes it if there is none yet), and cache_grow()
  * takes a slab's pages through memcg_slab_alloc_pages(), which charges a
  * child cache's domain - and nobody for a root cache.
  */
