@@ -221,7 +221,12 @@ for my $r ($replay ? () : @runs) {
 my %LINUX_NAME = ('raw 0' => 'page_order0', 'root 0' => 'page_order0_root',
 		  'accounted 0' => 'page_order0_accounted',
 		  'raw 2' => 'stack_order2', 'root 2' => 'stack_order2_root',
-		  'accounted 2' => 'stack_order2_accounted');
+		  'accounted 2' => 'stack_order2_accounted',
+		  'raw kmalloc64' => 'kmalloc64_raw',
+		  'root kmalloc64' => 'kmalloc64_root',
+		  'accounted kmalloc64' => 'kmalloc64_accounted',
+		  'raw task' => 'kmem_cache_task_raw',
+		  'accounted task' => 'kmem_cache_task');
 my (%linux_fig, $linux_source);
 
 sub linux_take {
@@ -245,7 +250,7 @@ if ($replay) {
 	my $kernel = '?';
 	for (@out) {
 		$kernel = $1 if /^linux: Linux (\S+)/;
-		if (/^linux: bench (\w+) order=(\d) median_cycles=(\d+) p99_cycles=(\d+) ops=(\d+)/) {
+		if (/^linux: bench (\w+) (?:order|slab)=(\w+) median_cycles=(\d+) p99_cycles=(\d+) ops=(\d+)/) {
 			my $n = $LINUX_NAME{"$1 $2"} or next;
 			linux_take($n, $3, $4, $5, $kernel);
 		}
@@ -282,13 +287,18 @@ my %LINUX = (
 );
 my $linux_quoted = !$linux_source;
 if (!$linux_quoted) {
+	# Measured figures replace the quoted ones they stand for; a slab
+	# figure the module could not measure stays quoted.
 	my %slab = map { $_ => $LINUX{$_} } grep { /kmalloc|kmem_cache/ } keys %LINUX;
 	%LINUX = map { $_ => $linux_fig{$_} } grep { defined $linux_fig{$_} }
-		qw(page_order0 page_order0_root page_order0_accounted stack_order2_accounted);
+		qw(page_order0 page_order0_root page_order0_accounted stack_order2_accounted
+		   kmalloc64_root kmalloc64_accounted kmem_cache_task);
 	$LINUX{'page_order0 (KMEM=0)'} = $linux_fig{page_order0};
 	$LINUX{'stack_order2_accounted (KMEM=0)'} = $linux_fig{stack_order2};
+	$LINUX{'kmalloc64 (KMEM=0)'} = $LINUX{kmalloc64} = $linux_fig{kmalloc64_raw};
+	$LINUX{'kmem_cache_task (KMEM=0)'} = $linux_fig{kmem_cache_task_raw};
 	delete $LINUX{$_} for grep { !defined $LINUX{$_} } keys %LINUX;
-	%LINUX = (%slab, %LINUX);  # the slab figures are always quoted
+	%LINUX = (%slab, %LINUX);
 }
 $linux_source //= "quoted: measured by hand on Debian's 6.1 "
 	. 'the same way (tests/bench/linux/run could not run here)';
