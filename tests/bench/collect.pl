@@ -568,8 +568,8 @@ my $smp_label = $smp_unit eq 'cycles' ? 'cycles' : "$smp_unit, not cycles: shape
 my $layout = sprintf "set multiplot layout 1,%d title 'Charging one domain "
 	. "from K CPUs at once (%s)'", scalar(@panels) || 1, $smp_label;
 my $pages_title = $unit eq 'instructions'
-	? 'Page allocation, alloc+free of one block: instructions (QEMU TCG -icount shift=0, 1 CPU)'
-	: "Page allocation, alloc+free of one block: $unit (1 CPU)";
+	? 'Page and slab allocation, alloc+free of one block or object: instructions (QEMU TCG -icount shift=0, 1 CPU)'
+	: "Page and slab allocation, alloc+free of one block or object: $unit (1 CPU)";
 my $linux_plot = $unit eq 'instructions'
 	? ", '' using 5 title 'Linux 6.1" . ($linux_quoted ? ' (quoted)' : '')
 	  . "' lc rgb '#999999'" : '';
@@ -623,6 +623,7 @@ set xlabel 'depth below the root (use_hierarchy)'
 set ylabel 'median $unit'
 set logscale x 2
 set xtics (1, 2, 4, 8, 16)
+set xrange [0.8:20]
 set yrange [0:*]
 set key top left
 set grid ytics
