@@ -450,6 +450,44 @@ static void test_churn_keeps_cpu_slab(void **state)
 	nr_cpus = 1;
 }
 
+/* A removed domain's child caches are dead: an object still allocated
+ * in one (by a task that moved out while it did) takes a slab that no
+ * CPU keeps, so the domain goes with its last object. */
+static void test_dead_cache_keeps_no_cpu_slab(void **state)
+{
+	struct mem_cgroup *D = test_mkdir("/cgroup/D");
+	struct mem_cgroup *old;
+	struct task *td;
+	struct kmem_cache *cd;
+	void *kept, *late;
+
+	test_write("/cgroup/D/memory.kmem.limit_in_bytes", "1M", 0);
+	td = test_task(D);
+	host_set_current(td);
+	kept = kmem_cache_alloc(acct, GFP_KERNEL);
+	assert_non_null(kept);
+	cd = child_of(D, acct);
+	host_set_current(ta);
+	test_task_exit(td);
+	test_rmdir("/cgroup/D", 0);
+	assert_true(cd->memcg_params.dead);
+	assert_null(cd->cpu_slab[0].page);
+	assert_int_equal(mem_cgroup_nr_dying(), 1);
+
+	old = set_active_memcg(D);  /* D is alive: kept's page holds it */
+	late = kmem_cache_alloc(acct, GFP_KERNEL);
+	set_active_memcg(old);
+	assert_non_null(late);
+	assert_int_equal(kmem_cache_in_use(cd), 2);  /* in the dead cache */
+	assert_ptr_equal(virt_to_page(late)->memcg, D);
+	assert_null(cd->cpu_slab[0].page);
+	assert_check_ok();
+
+	kmem_cache_free(acct, kept);
+	kmem_cache_free(acct, late);
+	assert_int_equal(mem_cgroup_nr_dying(), 0);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 static int group_setup(void **state)
@@ -468,6 +506,7 @@ int main(void)
 		T(test_limit_refuses_objects),
 		T(test_move_between_domains),
 		T(test_slabinfo),
+		T(test_dead_cache_keeps_no_cpu_slab),
 		T(test_dying_domain_waits_for_objects),
 		T(test_destroy_root_cache),
 		T(test_tmpfs_mkdir_loop),
