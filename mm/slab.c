@@ -608,9 +608,11 @@ static inline struct kmem_cache *memcg_kmem_get_cache(struct kmem_cache *c,
 	return __memcg_kmem_get_cache(c, gfp, ref);
 }
 
-/* kmem_cache_alloc_slow - the accounted part in full: a reference on the
- * domain, and its child cache made if it has none yet. Out of line, so
- * that the common case saves no registers for it. */
+/* kmem_cache_alloc_slow - the long way, when the fast path found this
+ * CPU's list empty or the payer without a child cache of c: the cache
+ * chosen again, with a reference on the domain and its child cache made
+ * if it has none yet, then slab_alloc_slow. Out of line, so that the
+ * common case saves no registers for it. */
 static __attribute__((noinline)) void *
 kmem_cache_alloc_slow(struct kmem_cache *c, gfp_t gfp)
 {
