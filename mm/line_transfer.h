@@ -8,9 +8,10 @@
  * the event that makes it expensive on real hardware: a write to the line
  * by a CPU other than the one that wrote it last. Each shared counter of
  * the charge path (the res and kmem counters, a domain's reference count)
- * carries a struct line_owner beside its data, in the same line; every
- * write calls line_write(). The bench charge_smp_* reports the sum as
- * transfers_per_1k (kernel/bench/bench_charge.c), and so does the host
+ * and each slab cache's lock carries a struct line_owner beside its data,
+ * in the same line; every write calls line_write(). The bench
+ * charge_smp_* and slab_smp report the sum as transfers_per_1k
+ * (kernel/bench/bench_charge.c, bench_slab.c), and so does the host
  * benchmark (tests/bench/host_charge.c).
  *
  * Counting is always compiled in, but off: line_write() is a 5-byte NOP
