@@ -137,6 +137,66 @@ struct kmem_cache *__memcg_kmem_get_cache(struct kmem_cache *root,
  * (ref is the domain it returned, not NULL). */
 void memcg_kmem_put_cache(struct mem_cgroup *ref);
 
+/* Accounted root caches (SLAB_ACCOUNT and the kmalloc caches): each has
+ * a slot in every domain's slab_caches[] (mm/memcg/memcg_slab.c). */
+#define MEMCG_CACHES_MAX 32
+
+/*
+ * struct memcg_kmem_view - the part of a domain that the slab's fast path
+ * reads, with interrupts off, to choose the cache an object comes from.
+ * It is the first member of struct mem_cgroup (mm/memcg/memcontrol.h):
+ * the rest of a domain stays opaque to mm/ (Linux makes all of struct
+ * mem_cgroup public instead).
+ */
+struct memcg_kmem_view {
+	struct kmem_cache *slab_caches[MEMCG_CACHES_MAX];  /* child caches,
+							    * by root id */
+	unsigned long kmem_accounted;  /* KMEM_ACCOUNTED_* bits: charged? */
+};
+
+static inline const struct memcg_kmem_view *
+memcg_kmem_view(const struct mem_cgroup *memcg)
+{
+	return (const struct memcg_kmem_view *)memcg;
+}
+
+/* memcg_kmem_bypass - the allocations nobody pays for whoever asks
+ * (docs/interface.md): __GFP_NOFAIL (they may not be refused) and those
+ * of interrupt context (the interrupted task is not the one asking). */
+static inline bool memcg_kmem_bypass(gfp_t gfp)
+{
+	return (gfp & __GFP_NOFAIL) || in_interrupt();
+}
+
+/*
+ * memcg_kmem_charges - is memcg, the payer of an accounted allocation
+ * with gfp (memcg_kmem_payer), charged for it: kmem accounted (never the
+ * root), and the allocation not bypassed? Interrupts off.
+ */
+static inline bool memcg_kmem_charges(const struct mem_cgroup *memcg,
+				      gfp_t gfp)
+{
+#ifdef TALLY_HOST
+	if (!memcg)
+		return false;
+#endif
+	return READ_ONCE(memcg_kmem_view(memcg)->kmem_accounted) &&
+	       !memcg_kmem_bypass(gfp);
+}
+
+/*
+ * memcg_kmem_child_cache - the slab's fast path, interrupts off: memcg's
+ * child cache of the root cache with that id, read without a reference
+ * (a task is moved to another domain, and the old one may go, only after
+ * every CPU has left such a section); NULL if it has none yet.
+ */
+static inline struct kmem_cache *
+memcg_kmem_child_cache(const struct mem_cgroup *memcg, int id)
+{
+	return __atomic_load_n(&memcg_kmem_view(memcg)->slab_caches[id],
+			       __ATOMIC_ACQUIRE);
+}
+
 /*
  * memcg_slab_alloc_pages - the pages of a new slab of cache. A child
  * cache's slab is charged to the child cache's domain (res, then kmem;

@@ -22,22 +22,46 @@
  * lists (page->lru): partial, full, free. page->memcg is left alone: it is
  * the domain charged for the slab's pages, as for any other page.
  *
- * Allocation takes the first free object of the first partial slab; a new
- * slab is taken from the buddy allocator only when no slab has a free
- * object. A slab whose last object is freed is kept if the cache has no
- * other empty slab, and otherwise goes straight back to the buddy
- * allocator: a cache never sits on more than one empty slab - and a
- * domain's child cache on none (docs/slab.md: its slabs are charged to
- * the domain, which must not pay for pages it no longer uses).
+ * Each CPU owns one slab of each cache it uses, its CPU slab (Linux's
+ * SLUB: struct kmem_cache_cpu, a "frozen" slab). Freezing moves the
+ * slab's free objects to the CPU's own list and counts them as in use;
+ * from then on that CPU allocates and frees the slab's objects on its
+ * list with interrupts off, without the cache lock, writing only its own
+ * cache line (c->cpu_slab[cpu]). That is the fast path:
  *
- * Accounting happens at two points only: kmem_cache_alloc() first asks
- * memcg_kmem_get_cache() which cache to take the object from (the
- * domain's child cache for an accounted allocation), and cache_grow()
+ *   kmem_cache_alloc / kmalloc        slab_alloc: pop this CPU's list
+ *   kmem_cache_free / kfree           slab_free: push it, if the object
+ *                                     is of this CPU's slab
+ *
+ * Everything else takes the cache lock: an empty CPU list
+ * (slab_alloc_slow: the objects other CPUs freed to the CPU slab, else a
+ * partial slab, else a new one, becomes this CPU's), and a free to a
+ * slab that is not this CPU's (slab_free_slow: to the slab's own list;
+ * a slab no CPU owns moves list as its count says). A CPU keeps its slab
+ * when the slab empties, so that an object allocated and freed alone
+ * costs no page; it gives it back when the slab runs dry, when the CPU
+ * goes idle with it empty (slab_cpu_idle), and when the cache is shrunk
+ * or destroyed or its domain removed (an IPI to every CPU that holds
+ * one). A slab on the lists whose last object is freed is kept if the
+ * cache has no other empty slab, and otherwise goes straight back to the
+ * buddy allocator - a domain's child cache keeps none (docs/slab.md: its
+ * slabs are charged to the domain, which must not pay for pages it no
+ * longer uses).
+ *
+ * slab_debug (the debug build) sends every allocation and free through
+ * the lock, so that poisoning and the double-free search see every CPU's
+ * list at rest; check (slab_check) counts the objects on CPU lists.
+ *
+ * Accounting happens at two points only: the fast path chooses the cache
+ * to take the object from in its interrupts-off section (slab_cache_local:
+ * the payer's child cache for an accounted allocation; the long way,
+ * memcg_kmem_get_cache, makes it if there is none yet), and cache_grow()
  * takes a slab's pages through memcg_slab_alloc_pages(), which charges a
  * child cache's domain - and nobody for a root cache.
  */
 #include "mm/slab.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -62,8 +86,8 @@ bool slab_debug = DEBUG_POISON_DEFAULT;  /* on in the debug build */
 
 /* The cache that kmem_cache_create takes struct kmem_caches from, and the
  * kmalloc caches: these exist from kmem_cache_init on. */
-static struct kmem_cache kmem_cache_boot;
-static struct kmem_cache kmalloc_caches[KMALLOC_NR_CACHES];
+static struct kmem_cache kmem_cache_boot __cacheline_aligned;
+static struct kmem_cache kmalloc_caches[KMALLOC_NR_CACHES] __cacheline_aligned;
 
 static inline void *next_free(void *obj)
 {
@@ -126,6 +150,8 @@ static bool cache_setup(struct kmem_cache *c, const char *name, size_t size,
 		return false;
 
 	spin_lock_init(&c->lock);
+	memset(c->cpu_slab, 0, sizeof(c->cpu_slab));
+	c->line = (struct line_owner){0, 0};
 	INIT_LIST_HEAD(&c->slabs_partial);
 	INIT_LIST_HEAD(&c->slabs_full);
 	INIT_LIST_HEAD(&c->slabs_free);
@@ -137,17 +163,23 @@ static bool cache_setup(struct kmem_cache *c, const char *name, size_t size,
 	c->active_objs = 0;
 	c->num_slabs = 0;
 	c->memcg_params.id = -1;
+	c->memcg_params.always = 0;
+	c->memcg_params.when = 0;
 	c->memcg_params.memcg = NULL;
+	c->memcg_params.dead = false;
 	c->memcg_params.root_cache = NULL;
 	snprintf(c->name, sizeof(c->name), "%s", name);
 	return calculate_sizes(c);
 }
 
+/* slab_caches_lock is taken with interrupts off, always: the IPI of
+ * kmem_cache_destroy walks the list. */
 static void cache_list_add(struct kmem_cache *c)
 {
-	spin_lock(&slab_caches_lock);
+	unsigned long flags = spin_lock_irqsave(&slab_caches_lock);
+
 	list_add_tail(&c->list, &slab_caches);
-	spin_unlock(&slab_caches_lock);
+	spin_unlock_irqrestore(&slab_caches_lock, flags);
 }
 
 void kmem_cache_init(void)
@@ -159,8 +191,9 @@ void kmem_cache_init(void)
 	nr_slab_pages = 0;
 	memcg_slab_reset();
 
+	/* Aligned to a cache line: each CPU slab is a line of its own. */
 	cache_setup(&kmem_cache_boot, "kmem_cache", sizeof(struct kmem_cache),
-		    0, 0);
+		    CACHELINE_SIZE, 0);
 	cache_list_add(&kmem_cache_boot);
 	for (int i = 0; i < KMALLOC_NR_CACHES; i++) {
 		unsigned int size = KMALLOC_MIN_SIZE << i;
@@ -231,7 +264,7 @@ static inline void *slab_object(struct kmem_cache *c, struct slab *slab,
  * slab_page - the first page of the slab holding addr, or NULL if addr is
  * not in a slab (outside RAM, or a page without PG_slab).
  */
-static struct page *slab_page(const void *addr)
+static inline struct page *slab_page(const void *addr)
 {
 	uint64_t pfn = virt_to_phys(addr) >> PAGE_SHIFT;
 	struct page *page;
@@ -251,7 +284,8 @@ static void poison_object(struct kmem_cache *c, void *obj)
 	       c->size - sizeof(void *));
 }
 
-static void check_object_poison(struct kmem_cache *c, void *obj)
+static __attribute__((noinline)) void
+check_object_poison(struct kmem_cache *c, void *obj)
 {
 	const unsigned char *p = obj;
 
@@ -315,30 +349,216 @@ static void slab_release(struct kmem_cache *c, struct page *page)
 	free_accounted_pages(page, order);
 }
 
+/* --- the CPU slabs ------------------------------------------------------- */
+
+static inline struct kmem_cache_cpu *this_cpu_slab(struct kmem_cache *c)
+{
+	return &c->cpu_slab[smp_processor_id()];
+}
+
+/*
+ * freeze - make page this CPU's slab: its free objects move to the CPU's
+ * list, and count as in use in the slab's and the cache's counts. Also
+ * takes the objects other CPUs freed to the CPU slab meanwhile. Cache
+ * lock held, interrupts off.
+ */
+static void freeze(struct kmem_cache *c, struct kmem_cache_cpu *cpu,
+		   struct page *page)
+{
+	struct slab *slab = slab_of(page);
+	unsigned int n = c->num - page->slab_inuse;
+	void *last = slab->freelist;
+
+	if (!last)
+		return;
+	/* A CPU slab that got objects back: they go in front. */
+	while (next_free(last))
+		last = next_free(last);
+	set_next_free(last, cpu->freelist);
+	cpu->freelist = slab->freelist;
+	cpu->nr_free += n;
+	cpu->page = page;
+	slab->freelist = NULL;
+	page->slab_inuse = c->num;
+	page->flags |= PG_slab_cpu;
+	c->active_objs += n;
+}
+
+/*
+ * slab_place - put a slab that no CPU owns on the list its count says.
+ * An empty one is kept on slabs_free if keep_empty or if it is a root
+ * cache's only empty slab; otherwise it is off every list and returned,
+ * for the caller to give back (slab_release) once the lock is dropped.
+ * Cache lock held.
+ */
+static struct page *slab_place(struct kmem_cache *c, struct page *page,
+			       bool keep_empty)
+{
+	list_del_init(&page->lru);
+	if (page->slab_inuse == c->num) {
+		list_add(&page->lru, &c->slabs_full);
+	} else if (page->slab_inuse != 0) {
+		list_add(&page->lru, &c->slabs_partial);
+	} else if (keep_empty ||
+		   (list_empty(&c->slabs_free) && !is_child_cache(c))) {
+		list_add(&page->lru, &c->slabs_free);
+	} else {
+		c->num_slabs--;
+		return page;
+	}
+	return NULL;
+}
+
+/*
+ * unfreeze - give this CPU's slab back to the cache's lists, with the
+ * objects on the CPU's list. Returns the slab if it is to be released
+ * (see slab_place). Cache lock held, interrupts off.
+ */
+static struct page *unfreeze(struct kmem_cache *c, struct kmem_cache_cpu *cpu,
+			     bool keep_empty)
+{
+	struct page *page = cpu->page;
+	struct slab *slab;
+	void *obj, *next;
+
+	if (!page)
+		return NULL;
+	slab = slab_of(page);
+	for (obj = cpu->freelist; obj; obj = next) {
+		next = next_free(obj);
+		set_next_free(obj, slab->freelist);
+		slab->freelist = obj;
+	}
+	page->slab_inuse -= cpu->nr_free;
+	c->active_objs -= cpu->nr_free;
+	page->flags &= ~PG_slab_cpu;
+	cpu->freelist = NULL;
+	cpu->nr_free = 0;
+	cpu->page = NULL;
+	return slab_place(c, page, keep_empty);
+}
+
+/* flush_cpu_slab - on each CPU (the IPI of kmem_cache_flush_cpus): give
+ * its slab of the cache back, keeping an empty one on slabs_free: pages
+ * are not freed from the IPI. */
+static void flush_cpu_slab(void *arg)
+{
+	struct kmem_cache *c = arg;
+	unsigned long flags = spin_lock_irqsave(&c->lock);
+
+	line_write(&c->line);
+	unfreeze(c, this_cpu_slab(c), true);
+	spin_unlock_irqrestore(&c->lock, flags);
+}
+
+/*
+ * kmem_cache_flush_cpus - take back every CPU's slab of c, by IPI, if any
+ * CPU has one: a cache no CPU uses costs no IPI, so that a domain's child
+ * caches, flushed when it is removed, can be destroyed anywhere later.
+ */
+static void kmem_cache_flush_cpus(struct kmem_cache *c)
+{
+	for (unsigned int cpu = 0; cpu < nr_cpus; cpu++) {
+		if (READ_ONCE(c->cpu_slab[cpu].page)) {
+			smp_call_function_all(flush_cpu_slab, c);
+			return;
+		}
+	}
+}
+
+/*
+ * give_back_empty - this CPU's slab of c, if no object of it is in use
+ * (all are on this CPU's list, or were freed to the slab's own list),
+ * goes back to the cache's lists, and is returned if it is to be
+ * released (see slab_place). Cache lock held, interrupts off.
+ */
+static struct page *give_back_empty(struct kmem_cache *c)
+{
+	struct kmem_cache_cpu *cpu = this_cpu_slab(c);
+
+	if (!cpu->page || cpu->page->slab_inuse != cpu->nr_free)
+		return NULL;
+	line_write(&c->line);
+	return unfreeze(c, cpu, false);
+}
+
+void slab_cpu_idle(void)
+{
+	struct kmem_cache *c;
+	struct page *page;
+	unsigned long flags;
+	LIST_HEAD(release);
+
+	/* Collected on a list, released once no lock is held: a child
+	 * cache's last slab may drop its domain's last reference, and the
+	 * domain's child caches are destroyed with it. */
+	flags = spin_lock_irqsave(&slab_caches_lock);
+	list_for_each_entry(c, &slab_caches, list) {
+		spin_lock(&c->lock);
+		page = give_back_empty(c);
+		spin_unlock(&c->lock);
+		if (page)
+			list_add(&page->lru, &release);
+	}
+	spin_unlock_irqrestore(&slab_caches_lock, flags);
+
+	while (!list_empty(&release)) {
+		page = list_first_entry(&release, struct page, lru);
+		list_del_init(&page->lru);
+		slab_release(slab_of(page)->cache, page);
+	}
+}
+
 /* --- objects -------------------------------------------------------------- */
 
-/* slab_alloc - an object from cache c itself (kmem_cache_alloc, once the
- * cache is chosen). */
-static void *slab_alloc(struct kmem_cache *c, gfp_t gfp)
+/* alloc_done - what an object gets on its way out: checks, zeroing. */
+static inline void *alloc_done(struct kmem_cache *c, void *obj, gfp_t gfp)
 {
+	if (unlikely(slab_debug))
+		check_object_poison(c, obj);
+	if (gfp & __GFP_ZERO)
+		memset(obj, 0, c->object_size);
+	return obj;
+}
+
+/*
+ * slab_alloc_slow - an object from cache c itself when this CPU's list is
+ * empty (or slab_debug is on): the objects other CPUs freed to the CPU
+ * slab, else a slab from the lists, else a new one, becomes this CPU's.
+ */
+static void *slab_alloc_slow(struct kmem_cache *c, gfp_t gfp)
+{
+	struct page *page, *new_page = NULL, *release = NULL;
+	struct kmem_cache_cpu *cpu;
 	unsigned long flags;
-	struct page *page, *new_page = NULL;
-	struct slab *slab;
 	void *obj;
 
-	flags = spin_lock_irqsave(&c->lock);
-	while (list_empty(&c->slabs_partial)) {
-		if (!list_empty(&c->slabs_free)) {
-			/* reuse the empty slab the cache kept */
-			page = list_first_entry(&c->slabs_free, struct page,
-						lru);
+	for (;;) {
+		flags = spin_lock_irqsave(&c->lock);
+		line_write(&c->line);
+		cpu = this_cpu_slab(c);
+		if (cpu->freelist)
+			break;
+		if (cpu->page && slab_of(cpu->page)->freelist) {
+			freeze(c, cpu, cpu->page);
+			break;
+		}
+		if (cpu->page)  /* full: off to slabs_full */
+			unfreeze(c, cpu, false);
+		if (!list_empty(&c->slabs_partial) ||
+		    !list_empty(&c->slabs_free)) {
+			page = list_empty(&c->slabs_partial)
+				? list_first_entry(&c->slabs_free,
+						   struct page, lru)
+				: list_first_entry(&c->slabs_partial,
+						   struct page, lru);
 			list_del_init(&page->lru);
-			list_add(&page->lru, &c->slabs_partial);
+			freeze(c, cpu, page);
 			break;
 		}
 		if (new_page) {
-			list_add(&new_page->lru, &c->slabs_partial);
 			c->num_slabs++;
+			freeze(c, cpu, new_page);
 			new_page = NULL;
 			break;
 		}
@@ -349,28 +569,25 @@ static void *slab_alloc(struct kmem_cache *c, gfp_t gfp)
 		new_page = cache_grow(c, gfp);
 		if (!new_page)
 			return NULL;
-		flags = spin_lock_irqsave(&c->lock);
 	}
-
-	page = list_first_entry(&c->slabs_partial, struct page, lru);
-	slab = slab_of(page);
-	obj = slab->freelist;
-	slab->freelist = next_free(obj);
-	page->slab_inuse++;
-	c->active_objs++;
-	if (page->slab_inuse == c->num) {
-		list_del_init(&page->lru);
-		list_add(&page->lru, &c->slabs_full);
-	}
+	obj = cpu->freelist;
+	if (!obj)  /* every break above leaves an object on the list */
+		panic("kmem_cache_alloc: cache %s: empty CPU list after a "
+		      "refill", c->name);
+	cpu->freelist = next_free(obj);
+	cpu->nr_free--;
+	/* A removed domain's cache: its slab goes back to the lists at
+	 * once, so that no CPU holds a page the domain pays for (the slab
+	 * has an object in use now: it is not released). */
+	if (unlikely(__atomic_load_n(&c->memcg_params.dead, __ATOMIC_ACQUIRE)))
+		release = unfreeze(c, cpu, false);
 	spin_unlock_irqrestore(&c->lock, flags);
 
 	if (new_page)  /* another CPU made room meanwhile */
 		slab_release(c, new_page);
-	if (slab_debug)
-		check_object_poison(c, obj);
-	if (gfp & __GFP_ZERO)
-		memset(obj, 0, c->object_size);
-	return obj;
+	if (release)
+		slab_release(c, release);
+	return alloc_done(c, obj, gfp);
 }
 
 /*
@@ -386,14 +603,18 @@ static inline struct kmem_cache *memcg_kmem_get_cache(struct kmem_cache *c,
 						      struct mem_cgroup **ref)
 {
 	*ref = NULL;
-	if (!memcg_kmem_enabled() || c->memcg_params.id < 0)
-		return c;
-	if (!(c->flags & SLAB_ACCOUNT) && !(gfp & __GFP_KMEMCG))
+	if (!memcg_kmem_enabled() || !slab_wants_account(c, gfp))
 		return c;
 	return __memcg_kmem_get_cache(c, gfp, ref);
 }
 
-void *kmem_cache_alloc(struct kmem_cache *c, gfp_t gfp)
+/* kmem_cache_alloc_slow - the long way, when the fast path found this
+ * CPU's list empty or the payer without a child cache of c: the cache
+ * chosen again, with a reference on the domain and its child cache made
+ * if it has none yet, then slab_alloc_slow. Out of line, so that the
+ * common case saves no registers for it. */
+static __attribute__((noinline)) void *
+kmem_cache_alloc_slow(struct kmem_cache *c, gfp_t gfp)
 {
 	struct mem_cgroup *ref;
 	void *obj;
@@ -403,72 +624,204 @@ void *kmem_cache_alloc(struct kmem_cache *c, gfp_t gfp)
 	c = memcg_kmem_get_cache(c, gfp, &ref);
 	if (!c)
 		return NULL;
-	obj = slab_alloc(c, gfp);
+	obj = slab_alloc_slow(c, gfp);
 	if (ref)
 		memcg_kmem_put_cache(ref);
 	return obj;
 }
 
+/* cpu_pop - the first object on this CPU's list of c, or NULL (always
+ * NULL with slab_debug: the long way takes the lock). Interrupts off. */
+static __attribute__((always_inline)) inline void *
+cpu_pop(struct kmem_cache *c)
+{
+	struct kmem_cache_cpu *cpu = this_cpu_slab(c);
+	void *obj = cpu->freelist;
+
+	if (unlikely(slab_debug) || unlikely(!obj))
+		return NULL;
+	cpu->freelist = next_free(obj);
+	cpu->nr_free--;
+	return obj;
+}
+
+/* fast_done - alloc_done for an object from a CPU list: with slab_debug
+ * off (cpu_pop), so only zeroing is left, as a tail call. */
+static __attribute__((always_inline)) inline void *
+fast_done(struct kmem_cache *c, void *obj, gfp_t gfp)
+{
+	if (gfp & __GFP_ZERO)
+		return memset(obj, 0, c->object_size);
+	return obj;
+}
+
 /*
- * slab_free - put obj back on its slab's free list. The checks name the
- * cache and the object: a wrong cache, an address that is not an object,
- * a double free.
+ * slab_cache_local - the cache that serves an allocation from c with the
+ * kmem key on, interrupts off: c itself for the root's tasks (the
+ * common case, asked first) and for any allocation that does not ask to
+ * be accounted or whose payer is not charged; else the payer's child
+ * cache, or NULL if the long way must make it.
  */
-static void slab_free(struct kmem_cache *c, struct page *page, void *obj,
-		      const char *who)
+static __attribute__((always_inline)) inline struct kmem_cache *
+slab_cache_local(struct kmem_cache *c, gfp_t gfp)
+{
+	struct mem_cgroup *memcg = memcg_kmem_payer(current);
+
+	if (memcg == root_mem_cgroup || !slab_wants_account(c, gfp) ||
+	    !memcg_kmem_charges(memcg, gfp))
+		return c;
+	return memcg_kmem_child_cache(memcg, c->memcg_params.id);
+}
+
+/*
+ * slab_alloc_from_cpu - the common case: the first object on this CPU's
+ * list, taken in one interrupts-off section that writes only this CPU's
+ * line. With key_on (the kmem key is on) the list is that of the cache
+ * chosen in the same section (slab_cache_local): for an accounted
+ * allocation, the payer's child cache, without a reference. Anything
+ * else takes the long way, kmem_cache_alloc_slow.
+ */
+static __attribute__((always_inline)) inline void *
+slab_alloc_from_cpu(struct kmem_cache *c, gfp_t gfp, bool key_on)
+{
+	struct kmem_cache *s = c;
+	unsigned long flags;
+	void *obj = NULL;
+
+	flags = local_irq_save();
+	if (key_on)
+		s = slab_cache_local(c, gfp);
+	if (likely(s))
+		obj = cpu_pop(s);
+	local_irq_restore(flags);
+	if (likely(obj))
+		return fast_done(s, obj, gfp);
+	return kmem_cache_alloc_slow(c, gfp);
+}
+
+/*
+ * slab_alloc - kmem_cache_alloc and kmalloc, inlined in both. Two copies
+ * of the fast path, one each side of the static key, so that with the
+ * key off (a 5-byte NOP) nothing of the choice of cache is run.
+ */
+static __attribute__((always_inline)) inline void *
+slab_alloc(struct kmem_cache *c, gfp_t gfp)
+{
+	if (memcg_kmem_enabled())
+		return slab_alloc_from_cpu(c, gfp, true);
+	return slab_alloc_from_cpu(c, gfp, false);
+}
+
+void *kmem_cache_alloc(struct kmem_cache *c, gfp_t gfp)
+{
+	return slab_alloc(c, gfp);
+}
+
+/* find_on_list - is obj on the free list that starts at head? */
+static bool find_on_list(void *head, void *obj)
+{
+	for (void *p = head; p; p = next_free(p))
+		if (p == obj)
+			return true;
+	return false;
+}
+
+static _Noreturn void double_free(struct kmem_cache *c, void *obj,
+				  const char *who)
+{
+	panic("%s: cache %s: object %p: double free (object is already "
+	      "free)", who, c->name, obj);
+}
+
+/*
+ * slab_free_slow - obj goes back under the cache lock: to this CPU's list
+ * if its slab is this CPU's (slab_debug), else to its slab's own free
+ * list. The slab of another CPU keeps it until that CPU's list runs dry;
+ * any other slab moves list as its count says.
+ */
+static __attribute__((noinline)) void
+slab_free_slow(struct kmem_cache *c, struct page *page, void *obj,
+	       const char *who)
 {
 	struct slab *slab = slab_of(page);
-	size_t offset = (char *)obj - (char *)slab_object(c, slab, 0);
+	struct kmem_cache_cpu *cpu;
 	struct page *release = NULL;
 	unsigned long flags;
 
-	/* An object of a child cache may be freed through its root cache. */
-	if (slab->cache != c && slab->cache->memcg_params.root_cache == c)
-		c = slab->cache;
-	if (slab->cache != c)
-		panic("%s: object %p belongs to cache %s, not %s", who, obj,
-		      slab->cache->name, c->name);
-	if ((char *)obj < (char *)slab_object(c, slab, 0) ||
-	    offset % c->size != 0 || offset / c->size >= c->num)
-		panic("%s: cache %s: %p is not the start of an object", who,
-		      c->name, obj);
-
 	flags = spin_lock_irqsave(&c->lock);
-	if (page->slab_inuse == 0 || obj == slab->freelist)
-		panic("%s: cache %s: object %p: double free (object is "
-		      "already free)", who, c->name, obj);
+	line_write(&c->line);
+	cpu = this_cpu_slab(c);
+	if (page->slab_inuse == 0 || obj == slab->freelist ||
+	    (cpu->page == page && obj == cpu->freelist))
+		double_free(c, obj, who);
 	if (slab_debug) {
-		for (void *p = slab->freelist; p; p = next_free(p))
-			if (p == obj)
-				panic("%s: cache %s: object %p: double free "
-				      "(object is already free)", who,
-				      c->name, obj);
+		/* Under the lock every CPU list holds still. */
+		if (find_on_list(slab->freelist, obj))
+			double_free(c, obj, who);
+		for (unsigned int i = 0; i < NR_CPUS; i++)
+			if (c->cpu_slab[i].page == page &&
+			    find_on_list(c->cpu_slab[i].freelist, obj))
+				double_free(c, obj, who);
 		poison_object(c, obj);
 	}
-	set_next_free(obj, slab->freelist);
-	slab->freelist = obj;
-	c->active_objs--;
-
-	if (page->slab_inuse-- == c->num) {
-		/* it was full: now it has a free object */
-		list_del_init(&page->lru);
-		list_add(&page->lru, &c->slabs_partial);
-	}
-	if (page->slab_inuse == 0) {
-		/* empty: keep one empty slab, give any other back - and every
-		 * one of a child cache, so that its domain pays for none */
-		list_del_init(&page->lru);
-		if (list_empty(&c->slabs_free) && !is_child_cache(c)) {
-			list_add(&page->lru, &c->slabs_free);
-		} else {
-			c->num_slabs--;
-			release = page;
-		}
+	if (cpu->page == page) {
+		set_next_free(obj, cpu->freelist);
+		cpu->freelist = obj;
+		cpu->nr_free++;
+	} else {
+		set_next_free(obj, slab->freelist);
+		slab->freelist = obj;
+		c->active_objs--;
+		page->slab_inuse--;
+		if (!(page->flags & PG_slab_cpu) &&
+		    (page->slab_inuse == c->num - 1 || page->slab_inuse == 0))
+			release = slab_place(c, page, false);
 	}
 	spin_unlock_irqrestore(&c->lock, flags);
 
 	if (release)
 		slab_release(c, release);
+}
+
+/*
+ * slab_free - put obj back. The checks name the cache and the object: a
+ * wrong cache, an address that is not an object, a double free. The
+ * common case, an object of this CPU's slab, goes on this CPU's list in
+ * one interrupts-off section that writes only this CPU's line.
+ */
+static __attribute__((always_inline)) inline void
+slab_free(struct kmem_cache *c, struct page *page, void *obj, const char *who)
+{
+	struct slab *slab = slab_of(page);
+	struct kmem_cache_cpu *cpu;
+	unsigned long flags;
+	size_t offset;
+
+	/* An object of a child cache may be freed through its root cache. */
+	if (unlikely(slab->cache != c) &&
+	    slab->cache->memcg_params.root_cache != c)
+		panic("%s: object %p belongs to cache %s, not %s", who, obj,
+		      slab->cache->name, c->name);
+	c = slab->cache;
+	offset = (char *)obj - (char *)slab_object(c, slab, 0);
+	if (unlikely((char *)obj < (char *)slab_object(c, slab, 0) ||
+		     offset % c->size != 0 || offset / c->size >= c->num))
+		panic("%s: cache %s: %p is not the start of an object", who,
+		      c->name, obj);
+
+	flags = local_irq_save();
+	cpu = this_cpu_slab(c);
+	if (likely(cpu->page == page && !slab_debug)) {
+		if (unlikely(obj == cpu->freelist))
+			double_free(c, obj, who);
+		set_next_free(obj, cpu->freelist);
+		cpu->freelist = obj;
+		cpu->nr_free++;
+		local_irq_restore(flags);
+		return;
+	}
+	local_irq_restore(flags);
+	slab_free_slow(c, page, obj, who);
 }
 
 void kmem_cache_free(struct kmem_cache *c, void *obj)
@@ -486,6 +839,7 @@ void kmem_cache_shrink(struct kmem_cache *c)
 	unsigned long flags;
 	struct page *page;
 
+	kmem_cache_flush_cpus(c);
 	for (;;) {
 		flags = spin_lock_irqsave(&c->lock);
 		if (list_empty(&c->slabs_free)) {
@@ -506,32 +860,79 @@ static bool is_builtin_cache(const struct kmem_cache *c)
 	       (c >= kmalloc_caches && c < kmalloc_caches + KMALLOC_NR_CACHES);
 }
 
+/* flush_family - on each CPU: give back its slabs of the root cache arg
+ * and of the root's child caches (kmem_cache_destroy of a root). */
+static void flush_family(void *arg)
+{
+	struct kmem_cache *root = arg, *c;
+	unsigned long flags = spin_lock_irqsave(&slab_caches_lock);
+
+	list_for_each_entry(c, &slab_caches, list)
+		if (c == root || c->memcg_params.root_cache == root)
+			flush_cpu_slab(c);
+	spin_unlock_irqrestore(&slab_caches_lock, flags);
+}
+
 void kmem_cache_destroy(struct kmem_cache *c)
 {
+	unsigned long flags;
+
 	if (!c)
 		return;
 	if (is_builtin_cache(c))
 		panic("kmem_cache_destroy: cache %s is built in", c->name);
+	/* What CPUs hold counts as in use until it is taken back: for a
+	 * root cache, of its child caches too, before they are checked. */
+	if (!is_child_cache(c))
+		smp_call_function_all(flush_family, c);
+	kmem_cache_shrink(c);
 	if (c->active_objs != 0)
 		panic("kmem_cache_destroy: cache %s still has %lu objects in "
 		      "use", c->name, c->active_objs);
 	memcg_unregister_cache(c);  /* a root cache: its domains' copies */
-	kmem_cache_shrink(c);
 
-	spin_lock(&slab_caches_lock);
+	flags = spin_lock_irqsave(&slab_caches_lock);
 	list_del_init(&c->list);
-	spin_unlock(&slab_caches_lock);
+	spin_unlock_irqrestore(&slab_caches_lock, flags);
 	kmem_cache_free(&kmem_cache_boot, c);
+}
+
+/* cpu_free_objects - objects on the CPUs' lists of c, read without
+ * stopping them. */
+static unsigned long cpu_free_objects(struct kmem_cache *c)
+{
+	unsigned long n = 0;
+
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+		n += READ_ONCE(c->cpu_slab[cpu].nr_free);
+	return n;
+}
+
+unsigned long kmem_cache_in_use(struct kmem_cache *c)
+{
+	unsigned long active = READ_ONCE(c->active_objs);
+	unsigned long held = cpu_free_objects(c);
+
+	return active > held ? active - held : 0;
 }
 
 void get_slabinfo(struct kmem_cache *c, struct slabinfo *info)
 {
 	unsigned long flags = spin_lock_irqsave(&c->lock);
-	unsigned long empty = list_empty(&c->slabs_free) ? 0 : 1;
+	unsigned long empty = 0, held = cpu_free_objects(c);
+	struct page *page;
 
-	info->active_objs = c->active_objs;
+	list_for_each_entry(page, &c->slabs_free, lru)
+		empty++;
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
+		page = READ_ONCE(c->cpu_slab[cpu].page);
+		if (page && page->slab_inuse ==
+				    READ_ONCE(c->cpu_slab[cpu].nr_free))
+			empty++;  /* a CPU slab with no object in use */
+	}
+	info->active_objs = c->active_objs > held ? c->active_objs - held : 0;
 	info->num_objs = c->num_slabs * c->num;
-	info->active_slabs = c->num_slabs - empty;
+	info->active_slabs = c->num_slabs > empty ? c->num_slabs - empty : 0;
 	info->num_slabs = c->num_slabs;
 	info->objsize = c->size;
 	info->objperslab = c->num;
@@ -539,16 +940,123 @@ void get_slabinfo(struct kmem_cache *c, struct slabinfo *info)
 	spin_unlock_irqrestore(&c->lock, flags);
 }
 
+/* --- check ---------------------------------------------------------------- */
+
+struct check_out {
+	char *buf;
+	size_t size, len;
+	int failures;
+};
+
+static void check_fail(struct check_out *o, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	o->failures++;
+	if (o->len + 1 >= o->size)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(o->buf + o->len, o->size - o->len, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		o->len += (size_t)n < o->size - o->len ? (size_t)n
+						       : o->size - o->len - 1;
+}
+
+/* count_free - objects on a free list, at most limit + 1 (a cycle or a
+ * corrupt list stops there). */
+static unsigned long count_free(void *head, unsigned long limit)
+{
+	unsigned long n = 0;
+
+	for (void *p = head; p && n <= limit; p = next_free(p))
+		n++;
+	return n;
+}
+
+/* check_slab - one slab's count against its own free list. */
+static void check_slab(struct check_out *o, struct kmem_cache *c,
+		       struct page *page, unsigned long *inuse)
+{
+	struct slab *slab = slab_of(page);
+	unsigned long nfree = count_free(slab->freelist, c->num);
+
+	if (!(page->flags & PG_slab) || slab->cache != c ||
+	    page->slab_inuse + nfree != c->num)
+		check_fail(o, "slab: cache %s: slab at pfn 0x%lx: %u objects "
+			   "in use + %lu free on its list, of %u\n", c->name,
+			   (unsigned long)page_to_pfn(page), page->slab_inuse,
+			   nfree, c->num);
+	*inuse += page->slab_inuse;
+}
+
+static void check_cache(struct check_out *o, struct kmem_cache *c)
+{
+	unsigned long flags = spin_lock_irqsave(&c->lock);
+	struct list_head *lists[] = {&c->slabs_partial, &c->slabs_full,
+				     &c->slabs_free};
+	unsigned long inuse = 0, slabs = 0, held = 0;
+	struct kmem_cache_cpu *cpu;
+	struct page *page;
+
+	for (unsigned int i = 0; i < 3; i++) {
+		list_for_each_entry(page, lists[i], lru) {
+			check_slab(o, c, page, &inuse);
+			slabs++;
+		}
+	}
+	for (unsigned int i = 0; i < NR_CPUS; i++) {
+		cpu = &c->cpu_slab[i];
+		page = READ_ONCE(cpu->page);
+		held += READ_ONCE(cpu->nr_free);
+		if (!page)
+			continue;
+		if (!(page->flags & PG_slab_cpu))
+			check_fail(o, "slab: cache %s: CPU %u's slab is not "
+				   "marked as a CPU slab\n", c->name, i);
+		check_slab(o, c, page, &inuse);
+		slabs++;
+	}
+	/* This CPU's list holds still: it is counted object by object. */
+	cpu = this_cpu_slab(c);
+	if (count_free(cpu->freelist, c->num) != cpu->nr_free)
+		check_fail(o, "slab: cache %s: this CPU's list holds %lu "
+			   "objects, its count says %lu\n", c->name,
+			   count_free(cpu->freelist, c->num), cpu->nr_free);
+	if (inuse != c->active_objs || slabs != c->num_slabs ||
+	    held > c->active_objs)
+		check_fail(o, "slab: cache %s: %lu objects in use (%lu of "
+			   "them on CPU lists) in %lu slabs, but the slabs "
+			   "count %lu objects in use and are %lu\n", c->name,
+			   c->active_objs, held, c->num_slabs, inuse, slabs);
+	spin_unlock_irqrestore(&c->lock, flags);
+}
+
+int slab_check(char *buf, size_t size)
+{
+	struct check_out o = {buf, size, 0, 0};
+	unsigned long flags = spin_lock_irqsave(&slab_caches_lock);
+	struct kmem_cache *c;
+
+	if (size)
+		buf[0] = '\0';
+	list_for_each_entry(c, &slab_caches, list)
+		check_cache(&o, c);
+	spin_unlock_irqrestore(&slab_caches_lock, flags);
+	return o.failures;
+}
+
 /* --- kmalloc -------------------------------------------------------------- */
 
 /* kmalloc_cache - the smallest kmalloc cache for size bytes. */
-static struct kmem_cache *kmalloc_cache(size_t size)
+static inline struct kmem_cache *kmalloc_cache(size_t size)
 {
-	unsigned int i = 0;
-
-	while ((size_t)(KMALLOC_MIN_SIZE << i) < size)
-		i++;
-	return &kmalloc_caches[i];
+	/* The index is log2 of size rounded up to a power of two, less
+	 * log2(KMALLOC_MIN_SIZE) = 3. */
+	if (size <= KMALLOC_MIN_SIZE)
+		return &kmalloc_caches[0];
+	return &kmalloc_caches[64 - __builtin_clzl(size - 1) - 3];
 }
 
 void *kmalloc(size_t size, gfp_t gfp)
@@ -557,7 +1065,7 @@ void *kmalloc(size_t size, gfp_t gfp)
 	unsigned int order;
 
 	if (size <= KMALLOC_MAX_CACHE_SIZE)
-		return kmem_cache_alloc(kmalloc_cache(size), gfp);
+		return slab_alloc(kmalloc_cache(size), gfp);
 
 	/* Large: whole pages, the order recorded in the first page. */
 	order = get_order(size);

@@ -5,10 +5,13 @@
  *
  * A cache (struct kmem_cache) hands out objects of one size. It takes
  * slabs - blocks of 2^order pages - from the buddy allocator and cuts each
- * into objects; a slab whose objects are all free goes back to the buddy
- * allocator (one empty slab per cache is kept, to absorb alloc/free
- * churn). kmalloc() serves sizes up to KMALLOC_MAX_CACHE_SIZE from caches
- * of powers of two, and larger sizes straight from alloc_pages().
+ * into objects. Each CPU owns one slab of each cache it uses (its CPU
+ * slab, as in Linux's SLUB) and serves allocations and frees of that
+ * slab's objects from its own free list, with interrupts off and no lock.
+ * Other slabs sit on the cache's lists, under its lock; a slab whose
+ * objects are all free goes back to the buddy allocator (a root cache
+ * keeps one). kmalloc() serves sizes up to KMALLOC_MAX_CACHE_SIZE from
+ * caches of powers of two, and larger sizes straight from alloc_pages().
  *
  * Accounted caches (SLAB_ACCOUNT, and the kmalloc caches for kmalloc with
  * __GFP_KMEMCG) give each domain its own child cache, made on the domain's
@@ -21,8 +24,10 @@
 #include <stddef.h>
 
 #include "kernel/base/list.h"
+#include "kernel/base/platform.h"
 #include "kernel/base/spinlock.h"
 #include "mm/gfp.h"
+#include "mm/line_transfer.h"
 
 /* kmem_cache_create flags */
 #define SLAB_HWCACHE_ALIGN 0x1u  /* align objects to a cache line */
@@ -44,18 +49,48 @@ struct mem_cgroup;
  *
  * A root cache (one made by kmem_cache_create, or a kmalloc cache) that
  * can be accounted has an id: its child caches sit in each domain's
- * memcg->slab_caches[id]. A child cache points to its domain and to its
+ * memcg->view.slab_caches[id]. A child cache points to its domain and to
+ * its
  * root cache, and has no id of its own.
  */
 struct memcg_cache_params {
 	int id;                        /* root cache: slot in slab_caches[],
 					* -1 if never accounted */
+	/* Root cache with an id: an allocation is accounted if
+	 * (gfp | always) & when; both 0 otherwise. when is __GFP_KMEMCG,
+	 * and so is always for a SLAB_ACCOUNT cache (one test on the fast
+	 * path instead of three). */
+	gfp_t always, when;
 	struct mem_cgroup *memcg;      /* child cache: its domain, else NULL */
+	bool dead;                     /* child cache of a removed domain: no
+					* CPU keeps a slab of it */
 	struct kmem_cache *root_cache; /* child cache: the cache it copies */
 };
 
+/*
+ * kmem_cache_cpu - one CPU's slab of a cache (Linux: struct
+ * kmem_cache_cpu). Only its CPU touches it, with interrupts off; a line
+ * of its own, so that no other CPU writes it (the array is the first
+ * member of struct kmem_cache, which is always cache-line aligned). The
+ * objects on freelist
+ * all belong to page, and count as in use in the cache's counts until
+ * the slab is given back to the lists (see mm/slab.c).
+ */
+struct kmem_cache_cpu {
+	void *freelist;         /* free objects this CPU hands out */
+	struct page *page;      /* the CPU slab, or NULL */
+	unsigned long nr_free;  /* objects on freelist */
+	char pad[CACHELINE_SIZE - 3 * sizeof(void *)];
+};
+
+_Static_assert(sizeof(struct kmem_cache_cpu) == CACHELINE_SIZE,
+	       "a CPU slab is one cache line");
+
 struct kmem_cache {
+	struct kmem_cache_cpu cpu_slab[NR_CPUS];
 	spinlock_t lock;               /* protects the lists and counts */
+	struct line_owner line;        /* counts the moves of this line (the
+					* lock's) between CPUs, for slab_smp */
 	/* Slabs, as their first page's struct page, linked by page->lru. */
 	struct list_head slabs_partial; /* some objects free */
 	struct list_head slabs_full;    /* no object free */
@@ -67,8 +102,8 @@ struct kmem_cache {
 	unsigned int order;            /* each slab is 2^order pages */
 	unsigned int num;              /* objects per slab */
 	unsigned int flags;
-	unsigned long active_objs;     /* objects in use */
-	unsigned long num_slabs;       /* slabs held, full + partial + free */
+	unsigned long active_objs;     /* objects in use or on CPU lists */
+	unsigned long num_slabs;       /* slabs held, CPU slabs included */
 	struct list_head list;         /* on slab_caches */
 	struct memcg_cache_params memcg_params;
 	char name[KMEM_CACHE_NAME_MAX];
@@ -105,13 +140,15 @@ void *kmem_cache_alloc(struct kmem_cache *cache, gfp_t gfp);
  */
 void kmem_cache_free(struct kmem_cache *cache, void *obj);
 
-/* kmem_cache_shrink - give the cache's empty slabs back to the buddy
- * allocator. */
+/* kmem_cache_shrink - take back every CPU's slab of the cache (an IPI, if
+ * a CPU has one) and give the cache's empty slabs back to the buddy
+ * allocator. Process context, no lock held. */
 void kmem_cache_shrink(struct kmem_cache *cache);
 
 /* kmem_cache_destroy - free an empty cache (panics if objects are still in
  * use, in it or, for a root cache, in a child cache of any domain). Empty
- * child caches of a root cache go with it. NULL: nothing is done. */
+ * child caches of a root cache go with it; what CPUs hold of them is
+ * taken back first. NULL: nothing is done. */
 void kmem_cache_destroy(struct kmem_cache *cache);
 
 /*
@@ -155,8 +192,41 @@ struct slabinfo {
 	unsigned int pagesperslab;
 };
 
-/* get_slabinfo - a consistent snapshot of cache's counts. */
+/*
+ * slab_cpu_idle - this CPU is going idle: it gives back each of its CPU
+ * slabs that has no object in use, so that an idle machine holds no slab
+ * it does not need (empty slabs go back to the buddy allocator, but one
+ * per root cache). The idle loop calls it once each time the CPU runs
+ * out of work. Interrupts on, no lock held.
+ */
+void slab_cpu_idle(void);
+
+/* kmem_cache_in_use - objects of cache in use: handed out, not on any
+ * free list (CPU lists read without stopping their CPUs). */
+unsigned long kmem_cache_in_use(struct kmem_cache *cache);
+
+/* get_slabinfo - a snapshot of cache's counts; the objects on CPU lists
+ * are free (read without stopping their CPUs: exact when they are idle). */
 void get_slabinfo(struct kmem_cache *cache, struct slabinfo *info);
+
+/*
+ * slab_check - the slab allocator's invariants, for `check`: in every
+ * cache, each slab's count of objects in use matches its free list, the
+ * counts add up to the cache's (objects held on CPU lists included), and
+ * each CPU slab is a slab of its cache. One line per failure is appended
+ * to buf (NUL-terminated, at most size bytes in all); returns the number
+ * of failures.
+ */
+int slab_check(char *buf, size_t size);
+
+/* slab_wants_account - does an allocation from cache with gfp ask to be
+ * accounted? Always from a SLAB_ACCOUNT cache; from a kmalloc cache with
+ * __GFP_KMEMCG; never from a cache without an id. */
+static inline bool slab_wants_account(const struct kmem_cache *cache,
+				      gfp_t gfp)
+{
+	return (gfp | cache->memcg_params.always) & cache->memcg_params.when;
+}
 
 /* is_child_cache - is this a domain's child cache of an accounted cache? */
 static inline bool is_child_cache(const struct kmem_cache *cache)
@@ -168,7 +238,8 @@ static inline bool is_child_cache(const struct kmem_cache *cache)
  * kmem_cache_create_child - for mm/memcg/memcg_slab.c: a copy of root (same
  * object size, alignment and slab order) called name, for one domain:
  * memcg_params.memcg = memcg, root_cache = root. It is on slab_caches and
- * keeps no empty slab (see slab_free). NULL if out of memory.
+ * keeps no empty slab but its CPU slabs (see slab_place). NULL if out of
+ * memory.
  */
 struct kmem_cache *kmem_cache_create_child(struct kmem_cache *root,
 					   struct mem_cgroup *memcg,
@@ -177,9 +248,10 @@ struct kmem_cache *kmem_cache_create_child(struct kmem_cache *root,
 /*
  * slab_debug - debug option, off by default: free objects are filled with
  * SLAB_POISON_FREE and checked when handed out again (a use after free
- * panics), and kmem_cache_free searches the slab's free list for the object
- * (every double free panics, not only an immediate one). Set it before
- * mm_init.
+ * panics), and kmem_cache_free searches the slab's free list and its CPU's
+ * list for the object (every double free panics, not only an immediate
+ * one); for that, every allocation and free takes the cache lock, CPU
+ * lists included. Set it before mm_init.
  */
 extern bool slab_debug;
 #define SLAB_POISON_FREE 0x6b

@@ -12,8 +12,9 @@
  *
  * A child cache of a domain (mm/memcg/memcg_slab.h) is a line of its own,
  * "root(domain)", so a student can see which domain's objects fill which
- * pages. tally has no per-CPU object arrays, so the tunables and the
- * shared count are 0, as with Linux's SLUB.
+ * pages. tally keeps a CPU slab per CPU, as Linux's SLUB does, not
+ * per-CPU object arrays: the tunables and the shared count are 0, as with
+ * SLUB; objects on CPU lists are counted free.
  */
 #include "mm/slabinfo.h"
 
@@ -29,12 +30,13 @@ static const char slabinfo_header[] =
 void slabinfo_print(const struct emitter *out)
 {
 	struct kmem_cache *c;
+	unsigned long flags;
 
 	if (!emitf(out, "%s", slabinfo_header))
 		return;
 	/* Under slab_caches_lock, a child cache cannot be destroyed while
 	 * its line is printed. */
-	spin_lock(&slab_caches_lock);
+	flags = spin_lock_irqsave(&slab_caches_lock);
 	list_for_each_entry(c, &slab_caches, list) {
 		struct slabinfo info;
 
@@ -46,7 +48,7 @@ void slabinfo_print(const struct emitter *out)
 			   0u, 0u, 0u, info.active_slabs, info.num_slabs, 0ul))
 			break;
 	}
-	spin_unlock(&slab_caches_lock);
+	spin_unlock_irqrestore(&slab_caches_lock, flags);
 }
 
 int slabinfo_show(char *buf, size_t size)

@@ -14,6 +14,7 @@
 #include "kernel/base/platform.h"
 #include "kernel/base/shell_command.h"
 #include "mm/memcg/memcontrol.h"
+#include "mm/memcg_hooks.h"
 
 static uint64_t samples[BENCH_ROUNDS];
 
@@ -50,6 +51,16 @@ struct bench_result bench_time(void (*op)(void *), void *arg)
 	}
 	return bench_stats(samples, BENCH_ROUNDS,
 			   (unsigned long)BENCH_ROUNDS * BENCH_BATCH);
+}
+
+struct bench_result bench_time_as(struct mem_cgroup *memcg,
+				  void (*op)(void *), void *arg)
+{
+	struct mem_cgroup *old = set_active_memcg(memcg);
+	struct bench_result r = bench_time(op, arg);
+
+	set_active_memcg(old);
+	return r;
 }
 
 void bench_print(const char *name, const struct bench_result *r)

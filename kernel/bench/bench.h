@@ -59,14 +59,19 @@ struct bench_result {
  */
 struct bench_result bench_time(void (*op)(void *), void *arg);
 
+struct mem_cgroup;
+
+/* bench_time_as - bench_time with memcg as the active domain
+ * (set_active_memcg): the allocations op makes are charged to it. */
+struct bench_result bench_time_as(struct mem_cgroup *memcg,
+				  void (*op)(void *), void *arg);
+
 /* bench_print - the `bench` line for one benchmark. */
 void bench_print(const char *name, const struct bench_result *r);
 
 /* bench_stats - median and p99 of n samples (sorted in place). */
 struct bench_result bench_stats(uint64_t *samples, unsigned int n,
 				unsigned long ops);
-
-struct mem_cgroup;
 
 /* with_accounted_domain - run fn with a fresh domain (not in /cgroup) that
  * has a 1 GiB kmem limit, so its kernel allocations are charged; then

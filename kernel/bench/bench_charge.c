@@ -24,7 +24,7 @@
  *                       the same run under the name the bench harness
  *                       knows
  *
- * Besides time, each run counts line transfers (mm/memcg/line_transfer.h):
+ * Besides time, each run counts line transfers (mm/line_transfer.h):
  * writes to a shared counter's cache line (the domain's res and kmem
  * counters and its reference count) by a CPU other than the line's last
  * writer - what would move the line between caches on real hardware, and

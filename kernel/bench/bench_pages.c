@@ -52,18 +52,6 @@ static void op_stack_order2(void *arg)
 	free_accounted_pages(page, THREAD_ORDER);
 }
 
-/* run_as - time op with memcg as the active domain (set_active_memcg). */
-static struct bench_result run_as(struct mem_cgroup *memcg,
-				  void (*op)(void *), void *arg)
-{
-	struct mem_cgroup *old = set_active_memcg(memcg);
-	struct bench_result r;
-
-	r = bench_time(op, arg);
-	set_active_memcg(old);
-	return r;
-}
-
 static void bench_page_order0(void)
 {
 	gfp_t gfp = GFP_KERNEL;
@@ -76,7 +64,8 @@ static void bench_page_order0_root(void)
 {
 	gfp_t gfp = GFP_ACCOUNT;
 	static_key_slow_inc(&memcg_kmem_enabled_key);
-	struct bench_result r = run_as(root_mem_cgroup, op_page_order0, &gfp);
+	struct bench_result r =
+		bench_time_as(root_mem_cgroup, op_page_order0, &gfp);
 	static_key_slow_dec(&memcg_kmem_enabled_key);
 	bench_print("page_order0_root", &r);
 }
@@ -86,7 +75,7 @@ BENCH(page_order0_root);
 static void accounted(struct mem_cgroup *memcg)
 {
 	gfp_t gfp = GFP_ACCOUNT;
-	struct bench_result r = run_as(memcg, op_page_order0, &gfp);
+	struct bench_result r = bench_time_as(memcg, op_page_order0, &gfp);
 	bench_print("page_order0_accounted", &r);
 }
 
@@ -100,7 +89,7 @@ static void nostock(struct mem_cgroup *memcg)
 {
 	gfp_t gfp = GFP_ACCOUNT;
 	memcg_stock_set_enabled(false);
-	struct bench_result r = run_as(memcg, op_page_order0, &gfp);
+	struct bench_result r = bench_time_as(memcg, op_page_order0, &gfp);
 	memcg_stock_set_enabled(true);
 	bench_print("page_order0_nostock", &r);
 }
@@ -155,7 +144,7 @@ static struct page *hold_stack_buddy(void)
 static void stack(struct mem_cgroup *memcg)
 {
 	struct page *held = hold_stack_buddy();
-	struct bench_result r = run_as(memcg, op_stack_order2, NULL);
+	struct bench_result r = bench_time_as(memcg, op_stack_order2, NULL);
 
 	free_pages(held, THREAD_ORDER);
 	bench_print("stack_order2_accounted", &r);

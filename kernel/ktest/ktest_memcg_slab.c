@@ -131,19 +131,19 @@ static void ktest_memcg_child_cache(struct ktest *t)
 	obj = kmem_cache_alloc(cache, GFP_KERNEL);
 	KTEST_EXPECT(t, obj != NULL, "a system task's allocation");
 	if (obj) {
-		KTEST_EXPECT(t, cache->active_objs == 1,
+		KTEST_EXPECT(t, kmem_cache_in_use(cache) == 1,
 			     "it comes from the root cache");
 		KTEST_EXPECT(t, !(slab_head(obj, cache->order)->flags &
 				  PG_kmemcg), "on a page charged to nobody");
 		kmem_cache_free(cache, obj);
 	}
-	KTEST_EXPECT(t, memcg->slab_caches[cache->memcg_params.id] == NULL,
+	KTEST_EXPECT(t, memcg->view.slab_caches[cache->memcg_params.id] == NULL,
 		     "the domain has no child cache before it allocates");
 
 	/* One slab and one object more, as a task of the domain. */
 	n = alloc_as(memcg, cache, 0, cache->num + 1);
 	KTEST_EXPECT(t, n == (int)cache->num + 1, "the domain's allocations");
-	child = memcg->slab_caches[cache->memcg_params.id];
+	child = memcg->view.slab_caches[cache->memcg_params.id];
 	KTEST_EXPECT(t, child != NULL, "its first allocation made its child "
 		     "cache");
 	if (!child)
@@ -154,8 +154,8 @@ static void ktest_memcg_child_cache(struct ktest *t)
 	KTEST_EXPECT(t, child->memcg_params.memcg == memcg &&
 			child->memcg_params.root_cache == cache,
 		     "the child cache knows its domain and its root cache");
-	KTEST_EXPECT(t, child->active_objs == (unsigned long)n &&
-			cache->active_objs == 0,
+	KTEST_EXPECT(t, kmem_cache_in_use(child) == (unsigned long)n &&
+			kmem_cache_in_use(cache) == 0,
 		     "every object in the child cache, none in the root");
 	KTEST_EXPECT(t, child->num_slabs == 2, "in two slabs");
 	for (int i = 0; i < n; i++) {
@@ -191,7 +191,7 @@ static void ktest_memcg_child_cache(struct ktest *t)
 	/* n counts what the clean-up at out: frees; kept true at each step.
 	 * NOLINTNEXTLINE(clang-analyzer-deadcode.DeadStores) */
 	n = 1;
-	KTEST_EXPECT(t, child->active_objs == 1 && child->num_slabs == 1,
+	KTEST_EXPECT(t, kmem_cache_in_use(child) == 1 && child->num_slabs == 1,
 		     "one object left, in one slab");
 	KTEST_EXPECT(t, read_number("memory.kmem.usage_in_bytes") ==
 			slab_bytes, "kmem usage is that slab");

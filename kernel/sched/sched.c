@@ -41,6 +41,7 @@
 #include "kernel/time/timer.h"
 #include "kernel/sched/wait.h"
 #include "mm/memcg/memcontrol.h"
+#include "mm/slab.h"
 
 /* The most tasks one balancing pass moves. */
 #define BALANCE_MOVES_MAX 32
@@ -537,6 +538,7 @@ static void sched_init_cpu(void)
 
 _Noreturn void cpu_idle_loop(void)
 {
+	uint64_t switches_seen = 0;
 	struct cpu *cpu;
 
 	sched_init_cpu();
@@ -546,6 +548,16 @@ _Noreturn void cpu_idle_loop(void)
 		if (cpu->need_resched || this_sched()->rq.nr_queued) {
 			local_irq_enable();
 			schedule();
+			continue;
+		}
+		if (this_sched()->nr_switches != switches_seen) {
+			/* Out of work after running some (the idle task is
+			 * switched away from interrupts, too): the slabs
+			 * this CPU holds empty go back, once, before it
+			 * sleeps (mm/slab.c). */
+			switches_seen = this_sched()->nr_switches;
+			local_irq_enable();
+			slab_cpu_idle();
 			continue;
 		}
 		/* sti; hlt is atomic: a wake-up IPI cannot slip between. */

@@ -22,7 +22,7 @@
 
 #define PID_HASH_SIZE 256
 
-static struct kmem_cache *task_cache;
+struct kmem_cache *task_cache;
 static spinlock_t tasklist_lock = SPINLOCK_INIT;
 static struct list_head pid_hash[PID_HASH_SIZE];
 static LIST_HEAD(all_tasks);

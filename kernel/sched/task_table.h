@@ -20,6 +20,10 @@
 #define PID_MAX 32768        /* PIDs are 1 .. PID_MAX - 1 */
 #define PID_WRAP_TO 100      /* after a wrap, PIDs start again here */
 
+/* task_cache - the "task_struct" slab cache (task_alloc; the slab
+ * benchmarks time it on its own). */
+extern struct kmem_cache *task_cache;
+
 /* task_table_init - the "task_struct" slab cache; once, at boot. */
 void task_table_init(void);
 

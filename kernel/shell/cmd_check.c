@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * kernel/shell/cmd_check.c - the `check` shell command: verify the accounting
- * invariants (mm/memcg/memcg_check.c) and print
+ * invariants (mm/memcg/memcg_check.c) and the slab allocator's
+ * (slab_check: objects held on CPU lists included), and print
  *
  *   check: ok
  *
@@ -34,7 +35,11 @@ static int cmd_check(int argc, char **argv)
 	if (!text)
 		return shell_error(ENOMEM, "no memory for the report");
 	for (int attempt = 0; attempt < CHECK_ATTEMPTS; attempt++) {
+		size_t len;
+
 		failures = memcg_check(text, CHECK_TEXT_MAX);
+		len = strnlen(text, CHECK_TEXT_MAX);
+		failures += slab_check(text + len, CHECK_TEXT_MAX - len);
 		if (failures == 0)
 			break;
 	}

@@ -30,14 +30,6 @@
 #include "mm/memcg_hooks.h"
 #include "mm/page.h"
 
-/* memcg_kmem_bypass - the allocations nobody pays for whoever asks
- * (docs/interface.md): __GFP_NOFAIL (they may not be refused) and those
- * of interrupt context (the interrupted task is not the one asking). */
-static inline bool memcg_kmem_bypass(gfp_t gfp)
-{
-	return (gfp & __GFP_NOFAIL) || in_interrupt();
-}
-
 /**
  * memcg_kmem_get_payer - who pays for the current task's allocation, with
  * references on it.

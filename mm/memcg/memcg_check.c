@@ -138,7 +138,7 @@ static void check_tree(struct check_report *r)
 	for_each_mem_cgroup_tree(pos, root_mem_cgroup) {
 		bool parent_accounted = parent_mem_cgroup(pos) &&
 					memcg_kmem_is_accounted(pos->parent);
-		bool has_parent_bit = pos->kmem_accounted &
+		bool has_parent_bit = pos->view.kmem_accounted &
 				      (1ul << KMEM_ACCOUNTED_PARENT);
 		char path[MEMCG_PATH_MAX];
 		unsigned int tasks = 0;

@@ -5,7 +5,7 @@
  * Linux 2012: __memcg_kmem_get_cache, memcg_create_kmem_cache,
  * kmem_cache_destroy_memcg_children).
  *
- * Where a child cache is: memcg->slab_caches[root->memcg_params.id]. The
+ * Where a child cache is: memcg->view.slab_caches[root->memcg_params.id]. The
  * slot is read without a lock, by a task that holds a reference on the
  * domain: the domain - and with it its child caches - is freed only when
  * its last reference goes (mm/memcg/memcontrol.c mem_cgroup_free calls
@@ -56,6 +56,9 @@ int memcg_register_cache(struct kmem_cache *root)
 	if (id < 0)
 		return id;
 	root->memcg_params.id = id;
+	root->memcg_params.when = __GFP_KMEMCG;
+	root->memcg_params.always =
+		root->flags & SLAB_ACCOUNT ? __GFP_KMEMCG : 0;
 	return 0;
 }
 
@@ -70,7 +73,7 @@ void memcg_unregister_cache(struct kmem_cache *root)
 	flags = spin_lock_irqsave(&memcg_list_lock);
 	list_for_each_entry(memcg, &memcg_all_list, all_node) {
 		struct kmem_cache *child =
-			__atomic_exchange_n(&memcg->slab_caches[id], NULL,
+			__atomic_exchange_n(&memcg->view.slab_caches[id], NULL,
 					    __ATOMIC_ACQ_REL);
 
 		if (!child)
@@ -89,6 +92,8 @@ void memcg_unregister_cache(struct kmem_cache *root)
 	cache_ids &= ~(1ull << id);
 	spin_unlock(&cache_ids_lock);
 	root->memcg_params.id = -1;
+	root->memcg_params.when = 0;
+	root->memcg_params.always = 0;
 }
 
 /*
@@ -114,12 +119,17 @@ static struct kmem_cache *memcg_create_cache(struct mem_cgroup *memcg,
 	child = kmem_cache_create_child(root, memcg, name);
 	if (!child)
 		return NULL;
-	if (!__atomic_compare_exchange_n(&memcg->slab_caches[id], &old, child,
-					 false, __ATOMIC_ACQ_REL,
+	if (!__atomic_compare_exchange_n(&memcg->view.slab_caches[id], &old,
+					 child, false, __ATOMIC_ACQ_REL,
 					 __ATOMIC_ACQUIRE)) {
 		kmem_cache_destroy(child);  /* another CPU made it first */
 		return old;
 	}
+	/* A task moved out of a domain being removed may still allocate
+	 * in it: the cache is dead from the start (memcg_slab_flush). */
+	if (__atomic_load_n(&memcg->dying, __ATOMIC_SEQ_CST))
+		__atomic_store_n(&child->memcg_params.dead, true,
+				 __ATOMIC_RELEASE);
 	return child;
 }
 
@@ -132,7 +142,7 @@ struct kmem_cache *__memcg_kmem_get_cache(struct kmem_cache *root,
 
 	if (!memcg)
 		return root;
-	child = __atomic_load_n(&memcg->slab_caches[root->memcg_params.id],
+	child = __atomic_load_n(&memcg->view.slab_caches[root->memcg_params.id],
 				__ATOMIC_ACQUIRE);
 	if (!child)
 		child = memcg_create_cache(memcg, root);
@@ -171,12 +181,32 @@ struct page *memcg_slab_alloc_pages(struct kmem_cache *cache, gfp_t gfp)
 	return page;
 }
 
+void memcg_slab_flush(struct mem_cgroup *memcg)
+{
+	/* memcg->dying is set: a child cache made from now on sees it
+	 * (memcg_create_cache), and one made before is in its slot. */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	for (int id = 0; id < MEMCG_CACHES_MAX; id++) {
+		struct kmem_cache *child =
+			__atomic_load_n(&memcg->view.slab_caches[id],
+					__ATOMIC_ACQUIRE);
+
+		if (!child)
+			continue;
+		/* Dead first: a CPU that takes a slab of it after the
+		 * flush gives it back at once (slab_alloc_slow). */
+		__atomic_store_n(&child->memcg_params.dead, true,
+				 __ATOMIC_RELEASE);
+		kmem_cache_shrink(child);
+	}
+}
+
 void memcg_slab_destroy_caches(struct mem_cgroup *memcg)
 {
 	char path[MEMCG_PATH_MAX];
 
 	for (int id = 0; id < MEMCG_CACHES_MAX; id++) {
-		struct kmem_cache *child = memcg->slab_caches[id];
+		struct kmem_cache *child = memcg->view.slab_caches[id];
 
 		if (!child)
 			continue;
@@ -190,7 +220,7 @@ void memcg_slab_destroy_caches(struct mem_cgroup *memcg)
 			      READ_ONCE(child->active_objs),
 			      READ_ONCE(child->num_slabs));
 		}
-		memcg->slab_caches[id] = NULL;
+		memcg->view.slab_caches[id] = NULL;
 		kmem_cache_destroy(child);
 	}
 }

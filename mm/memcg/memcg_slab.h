@@ -20,9 +20,11 @@
  *   kmem_cache_free / kfree                   the object goes back to
  *                                                the child cache
  *
- * A child cache keeps no empty slab: when its last object on a slab is
- * freed, the page goes back and A is uncharged at once. So A's kmem usage
- * is always exactly the slabs its live objects need, and a removed domain
+ * A child cache keeps no empty slab but its CPU slabs (mm/slab.c): when
+ * its last object on any other slab is freed, the page goes back and A is
+ * uncharged at once. So A's kmem usage is the slabs its live objects need,
+ * plus at most one partly used slab per CPU and cache; removing A takes
+ * the CPU slabs back (memcg_slab_flush), and from then on a removed domain
  * whose child caches still hold objects stays dying (its pages hold
  * references on it) until the last object is freed; then the domain is
  * freed, and its child caches with it (memcg_slab_destroy_caches).
@@ -43,6 +45,14 @@
 #include "mm/slab.h"
 
 /* The hooks the slab allocator calls are declared in mm/memcg_hooks.h. */
+
+/*
+ * memcg_slab_flush - memcg is being removed: every CPU gives back its
+ * slabs of memcg's child caches, and their empty slabs go back to the
+ * buddy allocator, uncharged, so that a removed domain pays only for
+ * the slabs of its live objects. Process context, no lock held.
+ */
+void memcg_slab_flush(struct mem_cgroup *memcg);
 
 /*
  * memcg_slab_destroy_caches - memcg is being freed (its last reference

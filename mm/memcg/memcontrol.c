@@ -334,7 +334,7 @@ int mem_cgroup_create(struct mem_cgroup *parent, const char *name,
 	/* A child of an accounted domain is accounted from the start (the
 	 * 2012 series forgot this case). */
 	if (hierarchical && memcg_kmem_is_accounted(parent))
-		memcg->kmem_accounted = 1ul << KMEM_ACCOUNTED_PARENT;
+		memcg->view.kmem_accounted = 1ul << KMEM_ACCOUNTED_PARENT;
 	memcg->parent = parent;
 	mem_cgroup_get(parent);
 	list_add_tail(&memcg->sibling, &parent->children);
@@ -364,6 +364,8 @@ int mem_cgroup_destroy(struct mem_cgroup *memcg)
 	memcg_tree_unlock();
 	trace_memcg_domain_dying(memcg);
 
+	/* The CPU slabs of its child caches, before the stocks drain. */
+	memcg_slab_flush(memcg);
 	drain_all_stock(memcg);
 	user_memory_move_parent(memcg);
 	/* Only kernel pages are left charged: res usage = kmem usage. */
@@ -431,10 +433,10 @@ static void memcg_propagate_kmem(struct mem_cgroup *memcg)
 		unsigned long bit = 1ul << KMEM_ACCOUNTED_PARENT;
 
 		if (parent_mem_cgroup(pos) && memcg_kmem_is_accounted(parent))
-			__atomic_or_fetch(&pos->kmem_accounted, bit,
+			__atomic_or_fetch(&pos->view.kmem_accounted, bit,
 					  __ATOMIC_RELAXED);
 		else
-			__atomic_and_fetch(&pos->kmem_accounted, ~bit,
+			__atomic_and_fetch(&pos->view.kmem_accounted, ~bit,
 					   __ATOMIC_RELAXED);
 	}
 }
@@ -468,10 +470,10 @@ int memcg_update_kmem_limit(struct mem_cgroup *memcg, int64_t limit)
 				memcg->kmem_account_activated = true;
 				activate = true;
 			}
-			__atomic_or_fetch(&memcg->kmem_accounted, this,
+			__atomic_or_fetch(&memcg->view.kmem_accounted, this,
 					  __ATOMIC_RELAXED);
 		} else {
-			__atomic_and_fetch(&memcg->kmem_accounted, ~this,
+			__atomic_and_fetch(&memcg->view.kmem_accounted, ~this,
 					   __ATOMIC_RELAXED);
 		}
 		memcg_propagate_kmem(memcg);

@@ -49,7 +49,8 @@
 #include "kernel/base/spinlock.h"
 #include "kernel/base/platform.h"
 #include "mm/gfp.h"
-#include "mm/memcg/line_transfer.h"
+#include "mm/line_transfer.h"
+#include "mm/memcg_hooks.h"
 #include "mm/memcg/res_counter.h"
 
 struct page;
@@ -57,10 +58,6 @@ struct task;
 
 #define MEMCG_NAME_MAX 63   /* as CTL_NAME_MAX */
 #define MEMCG_PATH_MAX 256  /* as CTL_PATH_MAX */
-
-/* Accounted root caches (SLAB_ACCOUNT and the kmalloc caches): each has
- * a slot in every domain's slab_caches[] (mm/memcg/memcg_slab.h). */
-#define MEMCG_CACHES_MAX 32
 
 struct kmem_cache;
 
@@ -81,6 +78,13 @@ enum {
 	((1ul << KMEM_ACCOUNTED_THIS) | (1ul << KMEM_ACCOUNTED_PARENT))
 
 struct mem_cgroup {
+	/* First: what the slab's fast path reads (mm/memcg_hooks.h). Its
+	 * kmem_accounted (KMEM_ACCOUNTED_* bits) is written under
+	 * memcg_tree_lock; its child caches, by root cache id
+	 * (mm/memcg/memcg_slab.c), are made on the domain's first
+	 * allocation from each and destroyed when the domain is freed. */
+	struct memcg_kmem_view view;
+
 	/* The counters, each with its own lock. With use_hierarchy in the
 	 * parent (and the parent not the root), their parents are the
 	 * parent's counters. */
@@ -96,7 +100,6 @@ struct mem_cgroup {
 	struct line_owner refcnt_line;  /* who wrote refcnt last */
 
 	/* Under memcg_tree_lock. */
-	unsigned long kmem_accounted;  /* KMEM_ACCOUNTED_* bits */
 	bool kmem_account_activated;   /* holds a memcg_kmem_enabled_key
 					* reference, until it is freed */
 	bool use_hierarchy;            /* children's counters are ours too */
@@ -118,11 +121,6 @@ struct mem_cgroup {
 	long nr_cache;
 	long nr_kernel_stack;
 
-	/* Its child caches, by root cache id (mm/memcg/memcg_slab.c): made
-	 * on its first allocation from each, destroyed when the domain is
-	 * freed. */
-	struct kmem_cache *slab_caches[MEMCG_CACHES_MAX];
-
 	struct list_head all_node;     /* on memcg_all_list */
 	char name[MEMCG_NAME_MAX + 1];
 
@@ -131,6 +129,9 @@ struct mem_cgroup {
 	int64_t scan_res, scan_kmem;
 	long scan_kmem_pages, scan_user_pages, scan_slab_pages;
 };
+
+_Static_assert(offsetof(struct mem_cgroup, view) == 0,
+	       "mm/memcg_hooks.h reads a domain's view at its address");
 
 extern struct mem_cgroup *root_mem_cgroup;
 
@@ -142,7 +143,7 @@ static inline bool mem_cgroup_is_root(const struct mem_cgroup *memcg)
 /* memcg_kmem_is_accounted - are the domain's kernel allocations charged? */
 static inline bool memcg_kmem_is_accounted(const struct mem_cgroup *memcg)
 {
-	return READ_ONCE(memcg->kmem_accounted) & KMEM_ACCOUNTED_MASK;
+	return READ_ONCE(memcg->view.kmem_accounted) & KMEM_ACCOUNTED_MASK;
 }
 
 /* mem_cgroup_from_res / _from_kmem - the domain of a counter. */

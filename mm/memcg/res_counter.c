@@ -31,7 +31,7 @@
 
 #include "mm/memcg/memcg_trace.h"
 
-/* Off: shared writes are not counted (mm/memcg/line_transfer.h). */
+/* Off: shared writes are not counted (mm/line_transfer.h). */
 DEFINE_STATIC_KEY_FALSE(line_transfer_key);
 
 void res_counter_init(struct res_counter *counter, struct res_counter *parent)

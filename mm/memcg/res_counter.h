@@ -28,7 +28,7 @@
 
 #include "kernel/base/platform.h"
 #include "mm/memcg/memcg_trace.h"
-#include "mm/memcg/line_transfer.h"
+#include "mm/line_transfer.h"
 
 struct mem_cgroup;
 

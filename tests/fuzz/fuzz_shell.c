@@ -34,7 +34,7 @@ static unsigned long slab_objects(void)
 	unsigned long n = 0;
 
 	list_for_each_entry(cache, &slab_caches, list)
-		n += cache->active_objs;
+		n += kmem_cache_in_use(cache);
 	return n;
 }
 

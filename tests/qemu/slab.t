@@ -110,10 +110,14 @@ ok(defined $free0, 'MemFree readable');
 		'the root\'s total_slab includes F\'s');
 	$t->check_ok('with the tasks');
 	is($t->cmd('echo 1 > /cgroup/F/cgroup.kill'), '', 'cgroup.kill');
-	ok($t->until_true(30, sub { $t->file('/cgroup/F/memory.kmem.usage_in_bytes', $T) eq '0' }),
-		'every stack and task struct freed: kmem usage 0');
+	# The CPU slabs stay (mm/slab.c): a slab per CPU at most, 2 CPUs.
+	my $spare = 2 * $c->{pages} * 4096;
+	ok($t->until_true(30, sub { $t->file('/cgroup/F/memory.kmem.usage_in_bytes', $T) <= $spare }),
+		"every stack and task struct freed: kmem usage at most the CPU slabs ($spare)");
 	$si = slabinfo();
-	is($si && $si->{'task_struct(F)'} && $si->{'task_struct(F)'}{slabs}, 0, 'task_struct(F) keeps no slab');
+	my $left = $si && $si->{'task_struct(F)'} ? $si->{'task_struct(F)'} : { active => -1, slabs => -1 };
+	ok($left->{active} == 0 && $left->{slabs} >= 0 && $left->{slabs} <= 2,
+	   "task_struct(F) keeps no object and at most a slab per CPU ($left->{slabs})");
 	is($t->cmd('rmdir /cgroup/F'), '', 'rmdir F');
 	is($t->dying($T), 0, 'F is freed at once (nr_dying_descendants 0)');
 	$si = slabinfo();

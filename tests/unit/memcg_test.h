@@ -23,6 +23,7 @@
 #include "mm/memcg/kmem_hooks.h"
 #include "mm/memcg/memcg_check.h"
 #include "mm/memcg/memcg_stat.h"
+#include "mm/slab.h"
 #include "mm/memcg/memcontrol.h"
 #include "mm/memcg/stock.h"
 #include "mm/memcg/user_memory.h"
@@ -37,7 +38,8 @@ static unsigned long memcg_test_free_at_start;
 #define assert_check_ok() \
 	do { \
 		char check_text_[4096]; \
-		if (memcg_check(check_text_, sizeof(check_text_))) \
+		if (memcg_check(check_text_, sizeof(check_text_)) || \
+		    slab_check(check_text_, sizeof(check_text_))) \
 			fail_msg("check failed:\n%s", check_text_); \
 	} while (0)
 

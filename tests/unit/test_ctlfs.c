@@ -32,7 +32,7 @@ static unsigned long slab_objects(void)
 
 	spin_lock(&slab_caches_lock);
 	list_for_each_entry(cache, &slab_caches, list)
-		n += cache->active_objs;
+		n += kmem_cache_in_use(cache);
 	spin_unlock(&slab_caches_lock);
 	return n;
 }

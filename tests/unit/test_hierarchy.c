@@ -82,38 +82,38 @@ static void test_kmem_accounted_propagation(void **state)
 	p = test_mkdir("/cgroup/G/P");
 	c = test_mkdir("/cgroup/G/P/C");
 	nc = test_mkdir("/cgroup/N/C");
-	assert_int_equal(c->kmem_accounted, 0);
+	assert_int_equal(c->view.kmem_accounted, 0);
 
 	/* A limit on G: P and C are accounted through it. */
 	test_write("/cgroup/G/memory.kmem.limit_in_bytes", "64M", 0);
-	assert_int_equal(g->kmem_accounted, THIS);
-	assert_int_equal(p->kmem_accounted, PARENT);
-	assert_int_equal(c->kmem_accounted, PARENT);
+	assert_int_equal(g->view.kmem_accounted, THIS);
+	assert_int_equal(p->view.kmem_accounted, PARENT);
+	assert_int_equal(c->view.kmem_accounted, PARENT);
 	assert_true(memcg_kmem_is_accounted(c));
 
 	/* Created under an accounted domain: accounted at once. */
 	late = test_mkdir("/cgroup/G/P/late");
-	assert_int_equal(late->kmem_accounted, PARENT);
+	assert_int_equal(late->view.kmem_accounted, PARENT);
 
 	/* P's own limit, then G's removed: P stays accounted by itself,
 	 * C and late through P. */
 	test_write("/cgroup/G/P/memory.kmem.limit_in_bytes", "32M", 0);
-	assert_int_equal(p->kmem_accounted, THIS | PARENT);
+	assert_int_equal(p->view.kmem_accounted, THIS | PARENT);
 	test_write("/cgroup/G/memory.kmem.limit_in_bytes", "-1", 0);
-	assert_int_equal(g->kmem_accounted, 0);
-	assert_int_equal(p->kmem_accounted, THIS);
-	assert_int_equal(c->kmem_accounted, PARENT);
+	assert_int_equal(g->view.kmem_accounted, 0);
+	assert_int_equal(p->view.kmem_accounted, THIS);
+	assert_int_equal(c->view.kmem_accounted, PARENT);
 
 	/* P unlimited too: nobody is accounted any more. */
 	test_write("/cgroup/G/P/memory.kmem.limit_in_bytes", "-1", 0);
-	assert_int_equal(p->kmem_accounted, 0);
-	assert_int_equal(c->kmem_accounted, 0);
-	assert_int_equal(late->kmem_accounted, 0);
+	assert_int_equal(p->view.kmem_accounted, 0);
+	assert_int_equal(c->view.kmem_accounted, 0);
+	assert_int_equal(late->view.kmem_accounted, 0);
 	assert_int_equal(memcg_kmem_enabled_key.enabled, 2);  /* G and P keep it */
 
 	/* Without use_hierarchy, a child is on its own. */
 	test_write("/cgroup/N/memory.kmem.limit_in_bytes", "64M", 0);
-	assert_int_equal(nc->kmem_accounted, 0);
+	assert_int_equal(nc->view.kmem_accounted, 0);
 	assert_check_ok();
 
 	test_rmdir("/cgroup/G/P/late", 0);

@@ -69,7 +69,7 @@ static int teardown(void **state)
 static struct kmem_cache *child_of(struct mem_cgroup *memcg,
 				   struct kmem_cache *root)
 {
-	return memcg->slab_caches[root->memcg_params.id];
+	return memcg->view.slab_caches[root->memcg_params.id];
 }
 
 /* cache_listed - is a cache called name on slab_caches? */
@@ -122,8 +122,8 @@ static void test_child_cache_per_domain(void **state)
 	assert_ptr_equal(ca->memcg_params.root_cache, acct);
 	assert_int_equal(ca->size, acct->size);
 	assert_int_equal(ca->num, acct->num);
-	assert_int_equal(ca->active_objs, 1);
-	assert_int_equal(acct->active_objs, 0);  /* nothing in the root */
+	assert_int_equal(kmem_cache_in_use(ca), 1);
+	assert_int_equal(kmem_cache_in_use(acct), 0);  /* nothing in the root */
 
 	/* The slab's page belongs to A: kmem usage is the slab, exactly. */
 	assert_true(virt_to_page(a1)->flags & PG_kmemcg);
@@ -151,7 +151,14 @@ static void test_child_cache_per_domain(void **state)
 	kmem_cache_free(acct, a1);
 	kfree(a2);
 	kmem_cache_free(acct, b1);
-	/* A child cache keeps no empty slab: the domains pay for nothing. */
+	/* A child cache keeps no empty slab but this CPU's: each domain pays
+	 * for one slab, until the CPU slabs are taken back. */
+	assert_int_equal(owned_kmem(A), PAGE_SIZE << ca->order);
+	assert_int_equal(owned_kmem(B), PAGE_SIZE << cb->order);
+	assert_int_equal(ca->num_slabs, 1);
+	assert_check_ok();
+	kmem_cache_shrink(ca);
+	kmem_cache_shrink(cb);
 	assert_int_equal(owned_kmem(A), 0);
 	assert_int_equal(owned_kmem(B), 0);
 	assert_int_equal(ca->num_slabs, 0);
@@ -187,8 +194,8 @@ static void test_not_accounted(void **state)
 		assert_non_null(obj[i]);
 		assert_false(virt_to_page(obj[i])->flags & PG_kmemcg);
 	}
-	assert_int_equal(acct->active_objs, 5);
-	assert_int_equal(plain->active_objs, 1);
+	assert_int_equal(kmem_cache_in_use(acct), 5);
+	assert_int_equal(kmem_cache_in_use(plain), 1);
 	assert_null(child_of(A, acct));
 	assert_null(child_of(C, acct));
 	assert_int_equal(owned_kmem(A), 0);
@@ -211,8 +218,8 @@ static void test_kmalloc_account(void **state)
 	struct kmem_cache *child = NULL;
 
 	for (int id = 0; id < MEMCG_CACHES_MAX; id++)
-		if (A->slab_caches[id])
-			child = A->slab_caches[id];
+		if (A->view.slab_caches[id])
+			child = A->view.slab_caches[id];
 	assert_non_null(child);
 	assert_string_equal(child->name, "kmalloc-128(A)");
 	assert_ptr_equal(virt_to_page(p)->memcg, A);
@@ -221,6 +228,8 @@ static void test_kmalloc_account(void **state)
 	assert_int_equal(owned_kmem(A), PAGE_SIZE << child->order);
 	kfree(p);
 	kfree(q);
+	assert_int_equal(owned_kmem(A), PAGE_SIZE << child->order);
+	kmem_cache_shrink(child);
 	assert_int_equal(owned_kmem(A), 0);
 }
 
@@ -260,11 +269,13 @@ static void test_move_between_domains(void **state)
 	b = kmem_cache_alloc(acct, GFP_KERNEL);
 	assert_ptr_equal(virt_to_page(a)->memcg, A);
 	assert_ptr_equal(virt_to_page(b)->memcg, B);
-	assert_int_equal(child_of(B, acct)->active_objs, 1);
-	assert_int_equal(child_of(A, acct)->active_objs, 1);
+	assert_int_equal(kmem_cache_in_use(child_of(B, acct)), 1);
+	assert_int_equal(kmem_cache_in_use(child_of(A, acct)), 1);
 	kmem_cache_free(acct, a);
 	kmem_cache_free(acct, b);
 	assert_int_equal(mem_cgroup_move_task(ta, A), 0);
+	memcg_slab_flush(A);
+	memcg_slab_flush(B);
 	assert_int_equal(owned_kmem(A) + owned_kmem(B), 0);
 }
 
@@ -338,12 +349,12 @@ static void test_destroy_root_cache(void **state)
 
 	assert_true(id >= 0);
 	assert_true(cache_listed("tmp(A)"));
-	assert_non_null(A->slab_caches[id]);
+	assert_non_null(A->view.slab_caches[id]);
 	kmem_cache_free(tmp, p);
 	kmem_cache_destroy(tmp);
 	assert_false(cache_listed("tmp(A)"));
 	assert_false(cache_listed("tmp"));
-	assert_null(A->slab_caches[id]);
+	assert_null(A->view.slab_caches[id]);
 }
 
 /* The cover letter's loop, `while true; do mkdir x; cd x; done`, under a
@@ -387,9 +398,94 @@ static void test_tmpfs_mkdir_loop(void **state)
 	assert_int_equal(ctl_rmtree("/tmp/x", why), 0);
 	assert_int_equal(tmpfs_mkdir_at(cwd, "y"), -ENOENT);
 	tmpfs_put(cwd);
+	memcg_slab_flush(A);  /* its CPU slabs */
 	assert_int_equal(owned_kmem(A), 0);
 	assert_int_equal(host_ctl_list("/tmp", why, sizeof(why), NULL), 0);
 	assert_check_ok();
+}
+
+/* A domain whose only object comes and goes keeps its CPU slab: charged
+ * once, not once per object; each CPU holds a slab of its own, and
+ * removing the domain takes them back, so that it is freed at once. */
+static void test_churn_keeps_cpu_slab(void **state)
+{
+	struct mem_cgroup *D = test_mkdir("/cgroup/D");
+	struct task *td;
+	struct kmem_cache *cd;
+	uint64_t failcnt;
+	void *obj;
+
+	test_write("/cgroup/D/memory.kmem.limit_in_bytes", "1M", 0);
+	td = test_task(D);
+	host_set_current(td);
+	nr_cpus = 2;
+	kmem_cache_free(acct, kmem_cache_alloc(acct, GFP_KERNEL));
+	cd = child_of(D, acct);
+	assert_non_null(cd);
+	assert_int_equal(owned_kmem(D), PAGE_SIZE << cd->order);
+	failcnt = test_read_u64("/cgroup/D/memory.kmem.failcnt");
+	for (int i = 0; i < 500; i++) {
+		obj = kmem_cache_alloc(acct, GFP_KERNEL);
+		assert_non_null(obj);
+		kmem_cache_free(acct, obj);
+		assert_int_equal(owned_kmem(D), PAGE_SIZE << cd->order);
+	}
+	assert_int_equal(cd->num_slabs, 1);
+	assert_int_equal(test_read_u64("/cgroup/D/memory.kmem.failcnt"),
+			 failcnt);
+
+	/* Another CPU: a slab of its own, and no more. */
+	host_set_cpu(1);
+	for (int i = 0; i < 10; i++)
+		kmem_cache_free(acct, kmem_cache_alloc(acct, GFP_KERNEL));
+	host_set_cpu(0);
+	assert_int_equal(cd->num_slabs, 2);
+	assert_int_equal(owned_kmem(D), 2 * (PAGE_SIZE << cd->order));
+	assert_check_ok();
+
+	host_set_current(ta);
+	test_task_exit(td);
+	test_rmdir("/cgroup/D", 0);
+	assert_int_equal(mem_cgroup_nr_dying(), 0);  /* freed at once */
+	nr_cpus = 1;
+}
+
+/* A removed domain's child caches are dead: an object still allocated
+ * in one (by a task that moved out while it did) takes a slab that no
+ * CPU keeps, so the domain goes with its last object. */
+static void test_dead_cache_keeps_no_cpu_slab(void **state)
+{
+	struct mem_cgroup *D = test_mkdir("/cgroup/D");
+	struct mem_cgroup *old;
+	struct task *td;
+	struct kmem_cache *cd;
+	void *kept, *late;
+
+	test_write("/cgroup/D/memory.kmem.limit_in_bytes", "1M", 0);
+	td = test_task(D);
+	host_set_current(td);
+	kept = kmem_cache_alloc(acct, GFP_KERNEL);
+	assert_non_null(kept);
+	cd = child_of(D, acct);
+	host_set_current(ta);
+	test_task_exit(td);
+	test_rmdir("/cgroup/D", 0);
+	assert_true(cd->memcg_params.dead);
+	assert_null(cd->cpu_slab[0].page);
+	assert_int_equal(mem_cgroup_nr_dying(), 1);
+
+	old = set_active_memcg(D);  /* D is alive: kept's page holds it */
+	late = kmem_cache_alloc(acct, GFP_KERNEL);
+	set_active_memcg(old);
+	assert_non_null(late);
+	assert_int_equal(kmem_cache_in_use(cd), 2);  /* in the dead cache */
+	assert_ptr_equal(virt_to_page(late)->memcg, D);
+	assert_null(cd->cpu_slab[0].page);
+	assert_check_ok();
+
+	kmem_cache_free(acct, kept);
+	kmem_cache_free(acct, late);
+	assert_int_equal(mem_cgroup_nr_dying(), 0);
 }
 
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
@@ -410,9 +506,11 @@ int main(void)
 		T(test_limit_refuses_objects),
 		T(test_move_between_domains),
 		T(test_slabinfo),
+		T(test_dead_cache_keeps_no_cpu_slab),
 		T(test_dying_domain_waits_for_objects),
 		T(test_destroy_root_cache),
 		T(test_tmpfs_mkdir_loop),
+		T(test_churn_keeps_cpu_slab),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, NULL);

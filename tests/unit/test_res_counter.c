@@ -293,7 +293,7 @@ static void test_uncharge_until_underflow(void **state)
 	assert_int_equal(c[0].usage, 4096);
 }
 
-/* --- line transfers (mm/memcg/line_transfer.h) --------------------------- */
+/* --- line transfers (mm/line_transfer.h) --------------------------------- */
 
 /* Writes count only while line_transfer_key is on; then each write by a
  * CPU other than the line's last writer is one transfer. */

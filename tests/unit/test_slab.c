@@ -97,7 +97,7 @@ static void test_cache_layout(void **state)
 static void test_alloc_free_release(void **state)
 {
 	struct kmem_cache *c = kmem_cache_create("test-100", 100, 0, 0);
-	unsigned long start = nr_free_pages();
+	unsigned long start = nr_free_pages(), slab_start = nr_slab_pages;
 	struct slabinfo info;
 	void *objs[39 * 3];
 
@@ -116,7 +116,7 @@ static void test_alloc_free_release(void **state)
 	assert_int_equal(info.active_objs, 39 * 3);
 	assert_int_equal(info.num_objs, 39 * 3);
 	assert_int_equal(nr_free_pages(), start - 3);
-	assert_int_equal(nr_slab_pages, 3 + 1);  /* + the kmem_cache slab */
+	assert_int_equal(nr_slab_pages, slab_start + 3);
 	assert_true(virt_to_page(objs[0])->flags & PG_slab);
 
 	/* one more object needs a fourth slab */
@@ -129,12 +129,13 @@ static void test_alloc_free_release(void **state)
 		kmem_cache_free(c, objs[i]);
 	get_slabinfo(c, &info);
 	assert_int_equal(info.active_objs, 0);
-	assert_int_equal(info.num_slabs, 1);      /* one empty slab kept */
+	/* kept: this CPU's slab, and one empty slab on the list */
+	assert_int_equal(info.num_slabs, 2);
 	assert_int_equal(info.active_slabs, 0);
-	assert_int_equal(nr_free_pages(), start - 1);
+	assert_int_equal(nr_free_pages(), start - 2);
 	kmem_cache_shrink(c);
 	assert_int_equal(nr_free_pages(), start);
-	assert_int_equal(nr_slab_pages, 1);       /* kmem_cache's own slab */
+	assert_int_equal(nr_slab_pages, slab_start);
 	kmem_cache_destroy(c);
 }
 
@@ -246,7 +247,10 @@ static void test_slab_meminfo(void **state)
 	assert_non_null(strstr(buf, "Slab:                232 kB\n"));
 	for (int i = 0; i < 200; i++)
 		kfree(p[i]);
-	assert_int_equal(nr_slab_pages, 2);
+	/* Kept: this CPU's slab, and one empty slab on the cache's list. */
+	assert_int_equal(nr_slab_pages, 4);
+	shrink_all();
+	assert_int_equal(nr_slab_pages, 0);
 }
 
 /* Each misuse below is on purpose, and must panic: the analyser, which
@@ -304,6 +308,204 @@ static void test_debug_double_free_and_poison(void **state)
 	kmem_cache_free(c, x);
 	x[20] = 1;  /* use after free */
 	HOST_EXPECT_PANIC(kmem_cache_alloc(c, GFP_KERNEL), "use after free");
+	slab_debug = false;
+}
+
+/* --- the CPU slabs -------------------------------------------------------- */
+
+static struct page *page_of(void *obj)
+{
+	return virt_to_page(obj);
+}
+
+/* An object freed on another CPU goes to its slab's own list, and comes
+ * back to the owner once the owner's list runs dry. */
+static void test_cpu_slab_remote_free(void **state)
+{
+	struct kmem_cache *c;
+	char *x, *y, *obj = NULL;
+	struct page *page;
+	unsigned long on_list;
+	char text[512];
+
+	nr_cpus = 2;
+	c = kmem_cache_create("pcpu", 64, 0, 0);
+	x = kmem_cache_alloc(c, GFP_KERNEL);
+	y = kmem_cache_alloc(c, GFP_KERNEL);
+	page = page_of(x);
+	assert_ptr_equal(c->cpu_slab[0].page, page);
+	assert_true(page->flags & PG_slab_cpu);
+	on_list = c->cpu_slab[0].nr_free;
+	assert_int_equal(on_list, c->num - 2);
+	assert_int_equal(kmem_cache_in_use(c), 2);
+
+	host_set_cpu(1);
+	kmem_cache_free(c, x);            /* not CPU 1's slab */
+	assert_null(c->cpu_slab[1].page);
+	assert_int_equal(c->cpu_slab[0].nr_free, on_list);
+	assert_int_equal(page->slab_inuse, c->num - 1);
+	assert_int_equal(kmem_cache_in_use(c), 1);
+	assert_int_equal(slab_check(text, sizeof(text)), 0);
+
+	/* CPU 0 empties its list, then takes x back from the slab. */
+	host_set_cpu(0);
+	for (unsigned long i = 0; i < on_list; i++)
+		assert_ptr_equal(page_of(kmem_cache_alloc(c, GFP_KERNEL)),
+				 page);
+	assert_null(c->cpu_slab[0].freelist);
+	obj = kmem_cache_alloc(c, GFP_KERNEL);
+	assert_ptr_equal(obj, x);
+	assert_ptr_equal(c->cpu_slab[0].page, page);
+	assert_int_equal(kmem_cache_in_use(c), c->num);
+	assert_int_equal(slab_check(text, sizeof(text)), 0);
+	/* the next one needs a new slab; the full one leaves the CPU */
+	obj = kmem_cache_alloc(c, GFP_KERNEL);
+	assert_ptr_not_equal(page_of(obj), page);
+	assert_false(page->flags & PG_slab_cpu);
+	assert_int_equal(slab_check(text, sizeof(text)), 0);
+	(void)y;
+}
+
+/* A cache used alone keeps its CPU slab: no page per object. */
+static void test_cpu_slab_no_churn(void **state)
+{
+	struct kmem_cache *c = kmem_cache_create("churn", 200, 0, 0);
+	unsigned long free_pages;
+	void *obj = kmem_cache_alloc(c, GFP_KERNEL);
+
+	kmem_cache_free(c, obj);
+	free_pages = nr_free_pages();
+	for (int i = 0; i < 1000; i++) {
+		obj = kmem_cache_alloc(c, GFP_KERNEL);
+		assert_non_null(obj);
+		kmem_cache_free(c, obj);
+		assert_int_equal(nr_free_pages(), free_pages);
+	}
+	assert_int_equal(c->num_slabs, 1);
+	assert_int_equal(kmem_cache_in_use(c), 0);
+	kmem_cache_destroy(c);
+}
+
+/* kmem_cache_shrink takes back what every CPU holds; slabinfo counts
+ * the objects on CPU lists as free. */
+static void test_cpu_slab_flush(void **state)
+{
+	struct kmem_cache *c;
+	unsigned long start;
+	struct slabinfo info;
+	void *a, *b;
+	char text[512];
+
+	nr_cpus = 2;
+	c = kmem_cache_create("flush", 128, 0, 0);
+	start = nr_free_pages();
+	a = kmem_cache_alloc(c, GFP_KERNEL);
+	host_set_cpu(1);
+	b = kmem_cache_alloc(c, GFP_KERNEL);
+	assert_ptr_not_equal(page_of(a), page_of(b));
+	get_slabinfo(c, &info);
+	assert_int_equal(info.active_objs, 2);
+	assert_int_equal(info.num_slabs, 2);
+	assert_int_equal(info.active_slabs, 2);
+	kmem_cache_free(c, b);
+	host_set_cpu(0);
+	kmem_cache_free(c, a);
+	get_slabinfo(c, &info);
+	assert_int_equal(info.active_objs, 0);
+	assert_int_equal(info.active_slabs, 0);
+	assert_int_equal(info.num_slabs, 2);   /* both CPU slabs, empty */
+	assert_int_equal(slab_check(text, sizeof(text)), 0);
+
+	kmem_cache_shrink(c);
+	assert_null(c->cpu_slab[0].page);
+	assert_null(c->cpu_slab[1].page);
+	assert_int_equal(c->num_slabs, 0);
+	assert_int_equal(nr_free_pages(), start);
+	assert_int_equal(slab_check(text, sizeof(text)), 0);
+
+	/* destroy takes back the CPU slabs itself */
+	host_set_cpu(1);
+	kmem_cache_free(c, kmem_cache_alloc(c, GFP_KERNEL));
+	host_set_cpu(0);
+	assert_non_null(c->cpu_slab[1].page);
+	kmem_cache_destroy(c);
+	assert_int_equal(nr_free_pages(), start);
+}
+
+/* A CPU going idle gives back its empty CPU slabs, and only those: a
+ * root cache keeps one empty slab, the rest go to the buddy allocator. */
+static void test_cpu_slab_idle(void **state)
+{
+	struct kmem_cache *c;
+	unsigned long start;
+	void *a, *b, *kept;
+	char text[512];
+
+	nr_cpus = 2;
+	c = kmem_cache_create("idle", 128, 0, 0);
+	start = nr_free_pages();
+	kept = kmem_cache_alloc(c, GFP_KERNEL);
+	host_set_cpu(1);
+	a = kmem_cache_alloc(c, GFP_KERNEL);
+	b = kmem_cache_alloc(c, GFP_KERNEL);
+	kmem_cache_free(c, a);
+	host_set_cpu(0);
+	kmem_cache_free(c, b);  /* CPU 1's slab emptied by another CPU */
+
+	slab_cpu_idle();        /* CPU 0's slab holds kept: it stays */
+	assert_non_null(c->cpu_slab[0].page);
+	host_set_cpu(1);
+	slab_cpu_idle();
+	host_set_cpu(0);
+	assert_null(c->cpu_slab[1].page);
+	assert_int_equal(c->num_slabs, 2);  /* kept's, and one empty */
+	assert_int_equal(slab_check(text, sizeof(text)), 0);
+
+	kmem_cache_free(c, kept);
+	slab_cpu_idle();
+	assert_null(c->cpu_slab[0].page);
+	assert_int_equal(c->num_slabs, 1);  /* the one empty slab kept */
+	assert_int_equal(slab_check(text, sizeof(text)), 0);
+	kmem_cache_shrink(c);
+	assert_int_equal(nr_free_pages(), start);
+	kmem_cache_destroy(c);
+}
+
+/* check finds a CPU's count that does not match its list. */
+static void test_cpu_slab_check(void **state)
+{
+	struct kmem_cache *c = kmem_cache_create("chk", 64, 0, 0);
+	void *obj = kmem_cache_alloc(c, GFP_KERNEL);
+	char text[512];
+
+	assert_int_equal(slab_check(text, sizeof(text)), 0);
+	c->cpu_slab[0].nr_free++;
+	assert_true(slab_check(text, sizeof(text)) > 0);
+	assert_non_null(strstr(text, "chk"));
+	c->cpu_slab[0].nr_free--;
+	assert_int_equal(slab_check(text, sizeof(text)), 0);
+	kmem_cache_free(c, obj);
+	kmem_cache_destroy(c);
+}
+
+/* With slab_debug every free searches every CPU's list: an object freed
+ * on one CPU and again on another is a double free. */
+static void test_cpu_slab_debug_double_free(void **state)
+{
+	struct kmem_cache *c;
+	char *x;
+
+	slab_debug = true;
+	host_mem_init(MEM_SIZE);
+	nr_cpus = 2;
+	c = kmem_cache_create("dbg2", 64, 0, 0);
+	x = kmem_cache_alloc(c, GFP_KERNEL);
+	kmem_cache_alloc(c, GFP_KERNEL);
+	kmem_cache_free(c, x);            /* onto CPU 0's list */
+	assert_ptr_equal(c->cpu_slab[0].freelist, x);
+	host_set_cpu(1);
+	HOST_EXPECT_PANIC(kmem_cache_free(c, x), "double free");
+	host_set_cpu(0);
 	slab_debug = false;
 }
 
@@ -372,10 +574,59 @@ static void test_threads(void **state)
 		assert_int_equal((uintptr_t)failures, 0);
 	}
 	host_call_function_hook = NULL;
-	assert_int_equal(shared_cache->active_objs, 0);
+	assert_int_equal(kmem_cache_in_use(shared_cache), 0);
 	kmem_cache_destroy(shared_cache);
 	shrink_all();
 	assert_int_equal(nr_free_pages(), start);
+}
+
+/* Each thread frees the objects the next one allocated, all at once:
+ * frees to other CPUs' slabs while those CPUs allocate. */
+#define REMOTE_OBJS 200
+static void *remote_objs[NTHREADS][REMOTE_OBJS];
+static pthread_barrier_t remote_barrier;
+
+static void *remote_thread(void *arg)
+{
+	unsigned int cpu = (unsigned int)(uintptr_t)arg;
+	unsigned int next = (cpu + 1) % NTHREADS;
+
+	host_set_cpu(cpu);
+	for (int round = 0; round < 50; round++) {
+		for (int i = 0; i < REMOTE_OBJS; i++)
+			remote_objs[cpu][i] = kmalloc(64, GFP_KERNEL);
+		pthread_barrier_wait(&remote_barrier);
+		for (int i = 0; i < REMOTE_OBJS; i++)
+			kfree(remote_objs[next][i]);
+		pthread_barrier_wait(&remote_barrier);
+	}
+	return NULL;
+}
+
+static void test_threads_remote_free(void **state)
+{
+	pthread_t threads[NTHREADS];
+	struct kmem_cache *c;
+	unsigned long in_use = 0;
+	char text[1024];
+
+	nr_cpus = NTHREADS;
+	list_for_each_entry(c, &slab_caches, list)
+		in_use += kmem_cache_in_use(c);
+	pthread_barrier_init(&remote_barrier, NULL, NTHREADS);
+	for (uintptr_t i = 0; i < NTHREADS; i++)
+		pthread_create(&threads[i], NULL, remote_thread, (void *)i);
+	for (int i = 0; i < NTHREADS; i++)
+		pthread_join(threads[i], NULL);
+	pthread_barrier_destroy(&remote_barrier);
+	host_set_cpu(0);
+	assert_int_equal(slab_check(text, sizeof(text)), 0);
+	list_for_each_entry(c, &slab_caches, list)
+		in_use -= kmem_cache_in_use(c);
+	assert_int_equal(in_use, 0);
+	shrink_all();
+	list_for_each_entry(c, &slab_caches, list)
+		assert_null(c->cpu_slab[1].page);
 }
 
 int main(void)
@@ -392,6 +643,14 @@ int main(void)
 		cmocka_unit_test_setup(test_debug_double_free_and_poison,
 				       setup),
 		cmocka_unit_test_setup(test_threads, setup),
+		cmocka_unit_test_setup(test_cpu_slab_remote_free, setup),
+		cmocka_unit_test_setup(test_cpu_slab_no_churn, setup),
+		cmocka_unit_test_setup(test_cpu_slab_flush, setup),
+		cmocka_unit_test_setup(test_cpu_slab_idle, setup),
+		cmocka_unit_test_setup(test_cpu_slab_check, setup),
+		cmocka_unit_test_setup(test_cpu_slab_debug_double_free,
+				       setup),
+		cmocka_unit_test_setup(test_threads_remote_free, setup),
 	};
 
 	setenv("HOST_QUIET", "1", 1);

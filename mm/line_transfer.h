@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * mm/memcg/line_transfer.h - counting how often a shared cache line moves
+ * mm/line_transfer.h - counting how often a shared cache line moves
  * between CPUs.
  *
  * QEMU's TCG does not model caches, so the cost of a counter that every
@@ -8,9 +8,10 @@
  * the event that makes it expensive on real hardware: a write to the line
  * by a CPU other than the one that wrote it last. Each shared counter of
  * the charge path (the res and kmem counters, a domain's reference count)
- * carries a struct line_owner beside its data, in the same line; every
- * write calls line_write(). The bench charge_smp_* reports the sum as
- * transfers_per_1k (kernel/bench/bench_charge.c), and so does the host
+ * and each slab cache's lock carries a struct line_owner beside its data,
+ * in the same line; every write calls line_write(). The bench
+ * charge_smp_* and slab_smp report the sum as transfers_per_1k
+ * (kernel/bench/bench_charge.c, bench_slab.c), and so does the host
  * benchmark (tests/bench/host_charge.c).
  *
  * Counting is always compiled in, but off: line_write() is a 5-byte NOP
@@ -22,8 +23,8 @@
  * counted; the line's last writer is then stale, which costs at most one
  * miscounted transfer per line when counting starts.
  */
-#ifndef MM_MEMCG_LINE_TRANSFER_H
-#define MM_MEMCG_LINE_TRANSFER_H
+#ifndef MM_LINE_TRANSFER_H
+#define MM_LINE_TRANSFER_H
 
 #include "kernel/base/platform.h"
 #include "kernel/base/static_key.h"
