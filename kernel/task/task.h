@@ -83,11 +83,11 @@ struct task {
 	volatile bool killed;         /* task_kill(): exit at the next chance */
 	volatile bool exiting;        /* in task_exit(), or past it */
 	bool autoreap;                /* nobody waits: the reaper reaps it */
+	bool reaped;                  /* out of the PID table */
 	/* Called by the reaper once it has reaped an autoreap task, if set
 	 * (a job's end, for the shell: kernel/sched/fork.h task_spawn_job). */
 	void (*on_reap)(void *data, int pid, bool killed);
 	void *on_reap_data;
-	bool reaped;                  /* out of the PID table */
 	uint64_t birth;               /* order of creation: a count that
 				       * never wraps (the OOM tie-break) */
 	int in_kernel;                /* > 0: in a kernel service (a kill
