@@ -5,10 +5,11 @@
  * which cache serves an accounted object.
  *
  * Declared here, below mm/memcg/, so that mm/ includes nothing of
- * memcg's: the functions are defined in mm/memcg/charged_pages.c and
- * mm/memcg/memcg_slab.c, and a domain stays an opaque struct mem_cgroup
- * to mm/. Linux declares the same hooks in include/linux/memcontrol.h
- * for the same reason. The layers are drawn in docs/layout.md.
+ * memcg's: the functions are defined in mm/memcg/charged_pages.c,
+ * mm/memcg/memcg_slab.c and mm/memcg/memcontrol.c (set_active_memcg),
+ * and a domain stays an opaque struct mem_cgroup to mm/. Linux declares
+ * the same hooks in include/linux/memcontrol.h for the same reason. The
+ * layers are drawn in docs/layout.md.
  */
 #ifndef MM_MEMCG_HOOKS_H
 #define MM_MEMCG_HOOKS_H
@@ -46,16 +47,10 @@ static inline bool memcg_kmem_enabled(void)
  * caller keeps a reference on memcg meanwhile. Used by `run` (the shell
  * allocates a new task's stack and struct on its behalf), the benchmarks
  * and the in-kernel tests. Linux has the same concept (set_active_memcg,
- * 5.10).
+ * 5.10). Defined in mm/memcg/memcontrol.c: it updates task->kmem_payer
+ * under the lock that a move to another domain takes.
  */
-static inline struct mem_cgroup *set_active_memcg(struct mem_cgroup *memcg)
-{
-	struct task *task = current;
-	struct mem_cgroup *old = task->active_memcg;
-
-	WRITE_ONCE(task->active_memcg, memcg);
-	return old;
-}
+struct mem_cgroup *set_active_memcg(struct mem_cgroup *memcg);
 
 /*
  * memcg_kmem_payer - who pays for a kernel allocation by task: the domain
@@ -65,21 +60,19 @@ static inline struct mem_cgroup *set_active_memcg(struct mem_cgroup *memcg)
  * host tests run without one: NULL. The answer may be the root or a domain
  * without a kmem limit: nobody is charged then. The pointer may only be
  * compared; to read the domain, hold interrupts off (a task is moved only
- * after every CPU took an IPI) or a reference. The one place the decision
- * is made: the page hooks, the slab and the tracer use it.
+ * after every CPU took an IPI) or a reference. The page hooks, the slab
+ * and the tracer ask here. The choice itself is made ahead, in one place,
+ * each time either domain changes (task_update_payer, memcontrol.c), and
+ * kept in task->kmem_payer: the allocators' fast paths pay one load for
+ * it, not two and a test.
  */
 static inline struct mem_cgroup *memcg_kmem_payer(struct task *task)
 {
-	struct mem_cgroup *memcg;
-
 #ifdef TALLY_HOST
 	if (!task)
 		return NULL;
 #endif
-	memcg = READ_ONCE(task->active_memcg);
-	if (!memcg)
-		memcg = READ_ONCE(task->memcg);
-	return memcg;
+	return READ_ONCE(task->kmem_payer);
 }
 
 /* alloc_pages_charged - 2^order pages charged to memcg (who pays, as

@@ -53,7 +53,7 @@
  * list at rest; check (slab_check) counts the objects on CPU lists.
  *
  * Accounting happens at two points only: the fast path chooses the cache
- * to take the object from in its interrupts-off section (slab_cache_local:
+ * to take the object from in its interrupts-off section (slab_payer_charged:
  * the payer's child cache for an accounted allocation; the long way,
  * memcg_kmem_get_cache, makes it if there is none yet), and cache_grow()
  * takes a slab's pages through memcg_slab_alloc_pages(), which charges a
@@ -656,46 +656,50 @@ fast_done(struct kmem_cache *c, void *obj, gfp_t gfp)
 }
 
 /*
- * slab_cache_local - the cache that serves an allocation from c with the
- * kmem key on, interrupts off: c itself for the root's tasks (the
- * common case, asked first) and for any allocation that does not ask to
- * be accounted or whose payer is not charged; else the payer's child
- * cache, or NULL if the long way must make it.
+ * slab_payer_charged - with the kmem key on, interrupts off: is the payer
+ * of an allocation from c (*payer) charged for it? Then its child cache
+ * of c serves it. Else c itself does: for the root's tasks (the common
+ * case, asked first) and for any allocation that does not ask to be
+ * accounted or whose payer is not charged.
  */
-static __attribute__((always_inline)) inline struct kmem_cache *
-slab_cache_local(struct kmem_cache *c, gfp_t gfp)
+static __attribute__((always_inline)) inline bool
+slab_payer_charged(struct kmem_cache *c, gfp_t gfp, struct mem_cgroup **payer)
 {
 	struct mem_cgroup *memcg = memcg_kmem_payer(current);
 
-	if (memcg == root_mem_cgroup || !slab_wants_account(c, gfp) ||
-	    !memcg_kmem_charges(memcg, gfp))
-		return c;
-	return memcg_kmem_child_cache(memcg, c->memcg_params.id);
+	*payer = memcg;
+	return memcg != root_mem_cgroup && slab_wants_account(c, gfp) &&
+	       memcg_kmem_charges(memcg, gfp);
 }
 
 /*
  * slab_alloc_from_cpu - the common case: the first object on this CPU's
  * list, taken in one interrupts-off section that writes only this CPU's
- * line. With key_on (the kmem key is on) the list is that of the cache
- * chosen in the same section (slab_cache_local): for an accounted
- * allocation, the payer's child cache, without a reference. Anything
- * else takes the long way, kmem_cache_alloc_slow.
+ * line. With key_on (the kmem key is on) the cache is chosen in the same
+ * section (slab_payer_charged): for an accounted allocation, the payer's
+ * child cache, read without a reference. Anything else, a child cache
+ * not made yet included, takes the long way, kmem_cache_alloc_slow.
  */
 static __attribute__((always_inline)) inline void *
 slab_alloc_from_cpu(struct kmem_cache *c, gfp_t gfp, bool key_on)
 {
-	struct kmem_cache *s = c;
+	struct mem_cgroup *payer;
+	struct kmem_cache *child;
 	unsigned long flags;
 	void *obj = NULL;
 
+	/* Two calls of cpu_pop, not one on a cache chosen first: the common
+	 * case, c itself, then pops from c where it is, without a copy. */
 	flags = local_irq_save();
-	if (key_on)
-		s = slab_cache_local(c, gfp);
-	if (likely(s))
-		obj = cpu_pop(s);
+	if (!key_on || !slab_payer_charged(c, gfp, &payer))
+		obj = cpu_pop(c);
+	else if ((child = memcg_kmem_child_cache(payer, c->memcg_params.id)))
+		obj = cpu_pop(child);
 	local_irq_restore(flags);
+	/* A child cache's objects have its root's size (fast_done): which
+	 * cache served is not needed past the section. */
 	if (likely(obj))
-		return fast_done(s, obj, gfp);
+		return fast_done(c, obj, gfp);
 	return kmem_cache_alloc_slow(c, gfp);
 }
 

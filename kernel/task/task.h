@@ -83,11 +83,11 @@ struct task {
 	volatile bool killed;         /* task_kill(): exit at the next chance */
 	volatile bool exiting;        /* in task_exit(), or past it */
 	bool autoreap;                /* nobody waits: the reaper reaps it */
+	bool reaped;                  /* out of the PID table */
 	/* Called by the reaper once it has reaped an autoreap task, if set
 	 * (a job's end, for the shell: kernel/sched/fork.h task_spawn_job). */
 	void (*on_reap)(void *data, int pid, bool killed);
 	void *on_reap_data;
-	bool reaped;                  /* out of the PID table */
 	uint64_t birth;               /* order of creation: a count that
 				       * never wraps (the OOM tie-break) */
 	int in_kernel;                /* > 0: in a kernel service (a kill
@@ -105,9 +105,14 @@ struct task {
 	uint64_t runtime;             /* TSC cycles it has run */
 
 	/* Set: kernel allocations of this task are charged to this domain
-	 * instead of its own (set_active_memcg, mm/memcg/kmem_hooks.h). Last,
+	 * instead of its own (set_active_memcg, mm/memcg_hooks.h). Last,
 	 * so that the fields above keep their offsets. */
 	struct mem_cgroup *active_memcg;
+	/* Who pays for its kernel allocations: active_memcg if set, else
+	 * memcg, kept so under memcg_tree_lock wherever either is written
+	 * (task_update_payer, mm/memcg/memcontrol.c); read lock-free by
+	 * memcg_kmem_payer (mm/memcg_hooks.h). */
+	struct mem_cgroup *kmem_payer;
 };
 
 #endif

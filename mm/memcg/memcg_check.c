@@ -157,6 +157,11 @@ static void check_tree(struct check_report *r)
 			if (task->memcg != pos)
 				fail(r, "%s: task %d is on its list but in "
 				     "another domain", path, task->pid);
+			if (task->kmem_payer != (task->active_memcg ?
+						 task->active_memcg : pos))
+				fail(r, "%s: task %d: kmem_payer is neither "
+				     "its active_memcg nor its domain", path,
+				     task->pid);
 		}
 		if (tasks != pos->nr_tasks)
 			fail(r, "%s: %u tasks on its list, nr_tasks %u", path,

@@ -119,11 +119,11 @@ void __trace_memcg_kmem_domain(gfp_t gfp, int order, struct mem_cgroup *memcg)
 			why = INTERRUPT;
 		else if (!task)
 			why = NO_TASK;
-		else if (!(in = READ_ONCE(task->active_memcg)) &&
+		else if (!READ_ONCE(task->active_memcg) &&
 			 (task->flags & TASK_SYSTEM))
 			why = SYSTEM_TASK;
-		else if (!in)
-			in = READ_ONCE(task->memcg);
+		else
+			in = memcg_kmem_payer(task);
 	}
 	if (why == PAYS && (!in || mem_cgroup_is_root(in)))
 		why = ROOT;

@@ -520,6 +520,34 @@ int mem_cgroup_set_oom_kill_disable(struct mem_cgroup *memcg, bool val)
 
 /* --- tasks ---------------------------------------------------------------- */
 
+/*
+ * task_update_payer - who pays for task's kernel allocations
+ * (memcg_kmem_payer): the domain it allocates for, if set, else its own.
+ * Called wherever either is written, under memcg_tree_lock: both writers,
+ * the task itself (set_active_memcg) and one moving it from another CPU
+ * (mem_cgroup_move_task), then see the other's change, and neither can
+ * leave an old domain there.
+ */
+static void task_update_payer(struct task *task)
+{
+	struct mem_cgroup *active = task->active_memcg;
+
+	WRITE_ONCE(task->kmem_payer, active ? active : task->memcg);
+}
+
+struct mem_cgroup *set_active_memcg(struct mem_cgroup *memcg)
+{
+	struct task *task = current;
+	struct mem_cgroup *old;
+
+	memcg_tree_lock();
+	old = task->active_memcg;
+	WRITE_ONCE(task->active_memcg, memcg);
+	task_update_payer(task);
+	memcg_tree_unlock();
+	return old;
+}
+
 /* task_enter - link task into memcg. memcg_tree_lock held. */
 static void task_enter(struct task *task, struct mem_cgroup *memcg)
 {
@@ -527,6 +555,7 @@ static void task_enter(struct task *task, struct mem_cgroup *memcg)
 	list_add_tail(&task->memcg_node, &memcg->tasks);
 	memcg->nr_tasks++;
 	WRITE_ONCE(task->memcg, memcg);
+	task_update_payer(task);
 }
 
 /* task_in_domain - is task on its domain's list (not exited)? */
@@ -626,6 +655,7 @@ void mem_cgroup_exit_task(struct task *task)
 		from->nr_tasks--;
 		/* Whatever it still allocates is charged to nobody. */
 		WRITE_ONCE(task->memcg, root_mem_cgroup);
+		task_update_payer(task);
 	}
 	memcg_tree_unlock();
 	if (from)

@@ -28,7 +28,7 @@
  *   ctl_lock (kernel/fs/ctlfs.c: every control-file handler runs under it)
  *   the task table's lock (kernel/task/task_ops.h)
  *   memcg_tree_lock: the tree, each domain's task list, task->memcg,
- *                    limits and flags
+ *                    task->kmem_payer, limits and flags
  *   user_memory_lock (mm/memcg/user_memory.c): user pages
  *   memcg_list_lock: the list of every domain, dying ones included (taken
  *                    with interrupts off: a domain may be freed from any

@@ -460,6 +460,42 @@ static void test_active_memcg(void **state)
 	assert_int_equal(usage(&A->kmem), 0);
 }
 
+/* A task moved while it allocates for another domain: that domain pays
+ * until it is set back, then the task's new one; `check` sees a payer
+ * that is neither. */
+static void test_active_memcg_survives_move(void **state)
+{
+	char why[256];
+	struct mem_cgroup *old;
+	struct page *page;
+
+	test_write("/cgroup/A/memory.kmem.limit_in_bytes", "1M", 0);
+	test_write("/cgroup/B/memory.kmem.limit_in_bytes", "1M", 0);
+	old = set_active_memcg(B);
+	assert_ptr_equal(memcg_kmem_payer(ta), B);
+	assert_int_equal(mem_cgroup_move_task(ta, root_mem_cgroup), 0);
+	assert_ptr_equal(memcg_kmem_payer(ta), B);
+	assert_check_ok();
+	page = alloc_pages(GFP_ACCOUNT, 0);
+	assert_ptr_equal(page->memcg, B);
+	free_accounted_pages(page, 0);
+
+	set_active_memcg(old);
+	assert_ptr_equal(memcg_kmem_payer(ta), root_mem_cgroup);
+	page = alloc_pages(GFP_ACCOUNT, 0);
+	assert_false(page->flags & PG_kmemcg);
+	free_accounted_pages(page, 0);
+	assert_int_equal(mem_cgroup_move_task(ta, A), 0);
+	assert_ptr_equal(memcg_kmem_payer(ta), A);
+
+	ta->kmem_payer = B;  /* as a missed update would leave it */
+	assert_int_not_equal(memcg_check(why, sizeof(why)), 0);
+	assert_non_null(strstr(why, "kmem_payer"));
+	ta->kmem_payer = A;
+	drain_all_stock(NULL);
+	assert_int_equal(usage(&B->kmem), 0);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -470,6 +506,7 @@ int main(void)
 		T(test_stock_other_domain),
 		T(test_stock_high),
 		T(test_active_memcg),
+		T(test_active_memcg_survives_move),
 		T(test_config2_kmem_limit),
 		T(test_config3_user_limit),
 		T(test_kmem_refusal_uncharges_res),
