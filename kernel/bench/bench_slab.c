@@ -496,7 +496,8 @@ static void slab_memory_with(struct slab_memory_run *run, unsigned int n)
 			run->objs[d][k] = NULL;
 		}
 		if (mem_cgroup_destroy(run->domains[d]) < 0)
-			printk("# bench: slab_memory: cannot remove a domain\n");
+			printk("# bench: slab_memory: cannot remove domain "
+			       "%u\n", d);
 		run->domains[d] = NULL;
 	}
 	unfill_roots(run);
