@@ -269,7 +269,10 @@ BENCH(slab_smp);
  * sit on its own child caches' slabs, mostly empty when a domain holds
  * few objects; in the `objects` design they share the root caches'
  * slabs, and what is added is what the objects fill, plus any owner
- * records the design keeps in slab memory.
+ * records the design keeps in slab memory. The KMEM=0 build packs the
+ * same objects with no accounting at all: the most a design can reach
+ * with this allocator (whose slab header, in the slab, leaves room for 7
+ * objects of 512 bytes in a page, not 8).
  *
  * For the delta to be fair, the root caches of the mix are shrunk and
  * then every free object left on their slabs is taken (unaccounted) before
