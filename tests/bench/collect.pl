@@ -468,8 +468,9 @@ for my $n (@SLAB) {
 	push @design_table, [@cols, join('; ', @targets)];
 }
 if (@design_table) {
-	print "\nslab benchmarks in both slab accounting designs: median $unit "
-		. "per operation, ratio to KMEM=0\n";
+	print "\nslab benchmarks in both slab accounting designs\n";
+	print wrap("median $unit per operation; ratio: to the raw figure of "
+		   . 'the KMEM=0 build'), "\n";
 	my @h = ('name', 'KMEM=0', 'caches', 'ratio', 'objects', 'ratio',
 		 'target');
 	my $f = "%-20s %8s %8s %7s %8s %7s  %s\n";
@@ -511,9 +512,9 @@ if (@smem_table) {
 		. '>= 90%%: %s', $SLAB_MEMORY_DOMAINS[-1],
 		!$o ? 'no figure'
 		    : $o->{utilization_pct} >= 90 ? 'met' : 'not met');
-	print "\nslab memory: N domains each holding the same mix of objects; "
-		. "utilization = object\n  bytes / slab bytes, slab_kB = the slab "
-		. "pages the objects added (kernel/bench/bench_slab.c)\n";
+	print "\nslab memory: N domains each holding the same mix of objects\n";
+	print wrap('utilization = object bytes / slab bytes, kB = the slab '
+		   . 'pages the objects added (kernel/bench/bench_slab.c)'), "\n";
 	my $f = "%-8s %8s %8s %8s %8s %8s %8s  %s\n";
 	printf $f, '', 'KMEM=0', '', 'caches', '', 'objects', '', 'objects';
 	printf $f, 'domains', 'util', 'kB', 'util', 'kB', 'util', 'kB',
