@@ -15,10 +15,15 @@
  *   kmem_cache_task      the task_struct cache (SLAB_ACCOUNT) in an
  *                        accounted domain, another task object alive
  *   slab_smp             all CPUs at once (below)
+ *   slab_memory          not a speed: how full the slab pages are that
+ *                        N domains' objects take (below)
  *
  * The KMEM=0 build runs the same names: its figures are the raw allocator
  * that `make bench` divides by.
  */
+#include <stdio.h>
+#include <string.h>
+
 #include "arch/x86_64/io.h"
 #include "kernel/bench/bench.h"
 #include "kernel/base/platform.h"
@@ -26,6 +31,7 @@
 #include "mm/line_transfer.h"
 #include "mm/memcg/memcontrol.h"
 #include "mm/memcg_hooks.h"
+#include "mm/page.h"
 #include "mm/slab.h"
 
 static void op_kmalloc64(void *arg)
@@ -243,3 +249,290 @@ static void bench_slab_smp(void)
 	with_accounted_domain(slab_smp_in);
 }
 BENCH(slab_smp);
+
+/*
+ * slab_memory - how much of the slab memory that domains' objects take
+ * holds objects. For N = 1, 8 and 64 fresh accounted domains, each
+ * allocates the same small mix of objects (slab_mix below: kmalloc sizes
+ * from 32 to 1024 bytes and objects of the task_struct cache); then
+ *
+ *   utilization_pct = object bytes / slab bytes
+ *
+ * Object bytes: each object counted at the object size of the cache
+ * that serves it (ksize: a kmalloc(192) counts 256), as slabinfo counts
+ * them. Slab bytes: the pages that the allocations added to the slab
+ * allocator (nr_slab_pages, after less before), without the pages of the
+ * cache of caches: the struct kmem_cache of each domain's child caches is
+ * the kernel's bookkeeping, not room for objects (in tally it is over
+ * 4 KiB, a CPU slab line for each of NR_CPUS), and it is printed apart,
+ * as a "# bench:" line. In the `caches` design every domain's objects
+ * sit on its own child caches' slabs, mostly empty when a domain holds
+ * few objects; in the `objects` design they share the root caches'
+ * slabs, and what is added is what the objects fill, plus any owner
+ * records the design keeps in slab memory. The KMEM=0 build packs the
+ * same objects with no accounting at all: the most a design can reach
+ * with this allocator (whose slab header, in the slab, leaves room for 7
+ * objects of 512 bytes in a page, not 8).
+ *
+ * For the delta to be fair, the root caches of the mix are shrunk and
+ * then every free object left on their slabs is taken (unaccounted) before
+ * the count starts: an object that lands in a slab some other object left
+ * room in would add no page and look free. All is given back afterwards.
+ *
+ *   bench slab_memory median_cycles=N p99_cycles=N ops=N domains=N
+ *         utilization_pct=P slab_kB=K
+ *
+ * on one line per N. median and p99 over the domains of the cycles per
+ * object to allocate a domain's mix (a domain's first objects of each
+ * cache make its child caches, in the `caches` design), ops the objects.
+ */
+#define SLAB_MEMORY_DOMAINS_MAX 64
+#define SLAB_MIX_OBJECTS 30
+
+/* One kind of object of the mix: size bytes of kmalloc, or (size 0) a
+ * task_struct object. Small objects outnumber large ones, as in a
+ * kernel's caches. */
+static const struct {
+	size_t size;
+	unsigned int count;
+} slab_mix[] = {
+	{32, 8}, {64, 8}, {192, 6}, {512, 4}, {1024, 2}, {0, 2},
+};
+
+struct slab_memory_run {
+	struct mem_cgroup *domains[SLAB_MEMORY_DOMAINS_MAX];
+	void *objs[SLAB_MEMORY_DOMAINS_MAX][SLAB_MIX_OBJECTS];
+	uint64_t samples[SLAB_MEMORY_DOMAINS_MAX];
+	struct kmem_cache *roots[ARRAY_SIZE(slab_mix)];
+	struct kmem_cache *descriptors;  /* the cache of struct kmem_cache */
+	void *fillers;  /* objects taken to fill the roots, chained */
+};
+
+/* cache_named - the root cache called name, or NULL. */
+static struct kmem_cache *cache_named(const char *name)
+{
+	struct kmem_cache *c, *found = NULL;
+	unsigned long flags = spin_lock_irqsave(&slab_caches_lock);
+
+	list_for_each_entry(c, &slab_caches, list) {
+		if (!is_child_cache(c) && !strcmp(c->name, name)) {
+			found = c;
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&slab_caches_lock, flags);
+	return found;
+}
+
+/* mix_root - the root cache that serves slab_mix[i]. */
+static struct kmem_cache *mix_root(unsigned int i)
+{
+	char name[KMEM_CACHE_NAME_MAX];
+	size_t size = KMALLOC_MIN_SIZE;
+
+	if (slab_mix[i].size == 0)
+		return task_cache;
+	while (size < slab_mix[i].size)
+		size <<= 1;
+	snprintf(name, sizeof(name), "kmalloc-%lu", (unsigned long)size);
+	return cache_named(name);
+}
+
+static void *mix_alloc(unsigned int i)
+{
+	if (slab_mix[i].size == 0)
+		return kmem_cache_alloc(task_cache, GFP_KERNEL);
+	return kmalloc(slab_mix[i].size, GFP_ACCOUNT);
+}
+
+/* descriptor_pages - the pages of the cache of caches. */
+static unsigned long descriptor_pages(const struct kmem_cache *descr)
+{
+	return READ_ONCE(descr->num_slabs) << descr->order;
+}
+
+/* object_slab_pages - the slab allocator's pages, the cache of caches'
+ * aside. */
+static unsigned long object_slab_pages(const struct kmem_cache *descr)
+{
+	return READ_ONCE(nr_slab_pages) - descriptor_pages(descr);
+}
+
+/*
+ * fill_roots - shrink each root cache of the mix, then take (unaccounted)
+ * every object still free on its slabs, so that the domains' objects in a
+ * shared slab need new pages; they are chained through their first word
+ * on run->fillers, for unfill_roots.
+ */
+static void fill_roots(struct slab_memory_run *run)
+{
+	for (unsigned int i = 0; i < ARRAY_SIZE(slab_mix); i++) {
+		struct kmem_cache *c = run->roots[i];
+		struct slabinfo info;
+		unsigned long free;
+
+		kmem_cache_shrink(c);
+		get_slabinfo(c, &info);
+		free = info.num_objs - info.active_objs;
+		while (free--) {
+			void *p = kmem_cache_alloc(c, GFP_KERNEL);
+
+			if (!p)
+				break;
+			*(void **)p = run->fillers;
+			run->fillers = p;
+		}
+	}
+}
+
+/* unfill_roots - give the fillers back, and the slabs left empty. */
+static void unfill_roots(struct slab_memory_run *run)
+{
+	while (run->fillers) {
+		void *p = run->fillers;
+
+		run->fillers = *(void **)p;
+		kfree(p);
+	}
+	for (unsigned int i = 0; i < ARRAY_SIZE(slab_mix); i++)
+		kmem_cache_shrink(run->roots[i]);
+}
+
+/*
+ * fill_domain - allocate the mix as domain d; false if an allocation
+ * failed (the objects made so far stay in run->objs, for the clean-up).
+ */
+static bool fill_domain(struct slab_memory_run *run, unsigned int d)
+{
+	struct mem_cgroup *old = set_active_memcg(run->domains[d]);
+	unsigned int k = 0;
+	uint64_t start = rdtsc_ordered();
+	bool ok = true;
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(slab_mix); i++) {
+		for (unsigned int j = 0; j < slab_mix[i].count; j++) {
+			run->objs[d][k] = mix_alloc(i);
+			ok = ok && run->objs[d][k];
+			k++;
+		}
+	}
+	run->samples[d] = (rdtsc_ordered() - start) / SLAB_MIX_OBJECTS;
+	set_active_memcg(old);
+	return ok;
+}
+
+/* make_domains - n fresh domains with a kmem limit, into run->domains;
+ * the number made. */
+static unsigned int make_domains(struct slab_memory_run *run, unsigned int n)
+{
+	char name[MEMCG_NAME_MAX + 1];
+
+	for (unsigned int d = 0; d < n; d++) {
+		snprintf(name, sizeof(name), "slab_memory%u", d);
+		if (mem_cgroup_create(root_mem_cgroup, name,
+				      &run->domains[d]) < 0)
+			return d;
+		if (memcg_update_kmem_limit(run->domains[d], 1ll << 30) < 0) {
+			mem_cgroup_destroy(run->domains[d]);
+			return d;
+		}
+	}
+	return n;
+}
+
+/* slab_memory_print - the result line for n domains whose objects
+ * (bytes) added pages slab pages, and descr pages of descriptors. */
+static void slab_memory_print(struct slab_memory_run *run, unsigned int n,
+			      unsigned long bytes, unsigned long pages,
+			      unsigned long descr)
+{
+	unsigned long slab_bytes = pages * PAGE_SIZE;
+	struct bench_result r = bench_stats(run->samples, n,
+					    (unsigned long)n *
+						    SLAB_MIX_OBJECTS);
+
+	printk("bench slab_memory median_cycles=%lu p99_cycles=%lu ops=%lu "
+	       "domains=%u utilization_pct=%lu slab_kB=%lu\n",
+	       (unsigned long)r.median_cycles, (unsigned long)r.p99_cycles,
+	       r.ops, n, (bytes * 100 + slab_bytes / 2) / slab_bytes,
+	       slab_bytes / 1024);
+	printk("# bench: slab_memory domains=%u cache_descriptors_kB=%lu\n",
+	       n, descr * PAGE_SIZE / 1024);
+}
+
+/* slab_memory_with - one line, for n domains. */
+static void slab_memory_with(struct slab_memory_run *run, unsigned int n)
+{
+	unsigned long start, before, after, descr, bytes = 0;
+	unsigned int made = make_domains(run, n);
+	bool ok = made == n;
+
+	/* The domains exist before the count starts: their own structures
+	 * are no object of the mix. */
+	start = object_slab_pages(run->descriptors);
+	fill_roots(run);
+	before = object_slab_pages(run->descriptors);
+	descr = descriptor_pages(run->descriptors);
+	for (unsigned int d = 0; ok && d < n; d++)
+		ok = fill_domain(run, d);
+	after = object_slab_pages(run->descriptors);
+	descr = descriptor_pages(run->descriptors) - descr;
+	for (unsigned int d = 0; d < made; d++) {
+		for (unsigned int k = 0; k < SLAB_MIX_OBJECTS; k++) {
+			if (run->objs[d][k])
+				bytes += ksize(run->objs[d][k]);
+		}
+	}
+	if (!ok)
+		printk("# bench: slab_memory domains=%u: no memory\n", n);
+	else if (after <= before)
+		printk("# bench: slab_memory domains=%u: no slab page added\n",
+		       n);
+	else
+		slab_memory_print(run, n, bytes, after - before, descr);
+
+	/* Back as it was: the objects, the domains (their child caches
+	 * go with them), the fillers and the slabs they leave empty. */
+	for (unsigned int d = 0; d < made; d++) {
+		for (unsigned int k = 0; k < SLAB_MIX_OBJECTS; k++) {
+			kfree(run->objs[d][k]);
+			run->objs[d][k] = NULL;
+		}
+		if (mem_cgroup_destroy(run->domains[d]) < 0)
+			printk("# bench: slab_memory: cannot remove domain "
+			       "%u\n", d);
+		run->domains[d] = NULL;
+	}
+	unfill_roots(run);
+	after = object_slab_pages(run->descriptors);
+	if (after > start)
+		printk("# bench: slab_memory domains=%u: %lu slab pages not "
+		       "given back\n", n, after - start);
+}
+
+static void bench_slab_memory(void)
+{
+	static struct slab_memory_run run;
+	static const unsigned int counts[] = {1, 8, SLAB_MEMORY_DOMAINS_MAX};
+	unsigned int objects = 0;
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(slab_mix); i++) {
+		objects += slab_mix[i].count;
+		run.roots[i] = mix_root(i);
+		if (!run.roots[i]) {
+			printk("# bench: slab_memory: no root cache\n");
+			return;
+		}
+	}
+	if (objects != SLAB_MIX_OBJECTS)
+		panic("bench slab_memory: slab_mix has %u objects, not %u",
+		      objects, SLAB_MIX_OBJECTS);
+	run.descriptors = cache_named("kmem_cache");
+	if (!run.descriptors) {
+		printk("# bench: slab_memory: no cache of caches\n");
+		return;
+	}
+	for (unsigned int i = 0; i < ARRAY_SIZE(counts); i++)
+		slab_memory_with(&run, counts[i]);
+}
+BENCH(slab_memory);

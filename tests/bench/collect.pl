@@ -10,16 +10,21 @@
 # under TCG with `-icount shift=0,sleep=off`, where it counts guest
 # instructions, exactly and repeatably.
 #
-# Five boots of tally, one after the other, then Linux's if it can:
-#   kmem    build/tally.elf, 1 CPU, on the yardstick: the page benchmarks,
-#           fork_exit, fork_exit_accounted, timing_overhead, each once
+# Seven boots of tally, one after the other, then Linux's if it can:
+#   kmem    build/tally.elf, 1 CPU, on the yardstick: the page and slab
+#           benchmarks, fork_exit, fork_exit_accounted, timing_overhead,
+#           each once (slab accounting: the default design, caches)
+#   objects the same kernel booted with slab_accounting=objects (the
+#           other slab design, docs/slab.md): the slab benchmarks again
 #   nokmem  build/tally-nokmem.elf (make KMEM=0), the same: the
 #           denominators of the ratios
 #   notrace build/tally-notrace.elf (make TRACE=0): the page benchmarks,
 #           for the cost of the tracepoints compiled in but off
 #   smp     build/tally.elf on BENCH_SMP_CPUS CPUs (default 8), without
 #           icount (it would run the vCPUs one at a time): `bench
-#           charge_smp_*`, whose curve is K = 1 .. all CPUs
+#           charge_smp_*`, whose curve is K = 1 .. all CPUs, and `bench
+#           slab_smp`; then booted again with slab_accounting=objects for
+#           `bench slab_smp` alone (the row "slab_smp(objects)")
 #   numa2   build/tally.elf on QEMU's two-node machine
 #           (Tally::NUMA_TWO_NODES: 4 CPUs, 2 a node): the same
 #   linux   tests/bench/linux/run: Debian's Linux on the icount yardstick,
@@ -28,13 +33,18 @@
 #           headers and busybox the column quotes figures measured by hand)
 #
 # results.csv has one row per figure:
-#   build,machine,line,name,cpus,node,median_cycles,p99_cycles,ops,unit,accel,fields
+#   build,machine,line,name,cpus,node,median_cycles,p99_cycles,ops,unit,accel,fields,design
 # line: "bench" (a result line, docs/interface.md), "curve" (a "# NAME cpus=K" line: median
 # only) or "node" (a per-node line); cpus: the CPUs taking part ("" for a
 # 1-CPU benchmark); node: the node whose CPUs ran; unit: what the TSC
 # counted ("instructions", "cycles", or "tcg_tsc", the host's clock as TCG
 # shows it: not cycles); fields: any further KEY=VALUE fields the line
-# carried (transfers_per_1k=N, ...), space-separated.
+# carried (transfers_per_1k=N, ...), space-separated; design: the slab
+# accounting design the kmem build was booted with ("caches", the
+# default, or "objects"; "" for the other builds and Linux). An older
+# results.csv without the design column replays as "caches".
+# slab_memory prints one line per domain count: its rows keep the name
+# slab_memory, with domains=N utilization_pct=P slab_kB=K in fields.
 #
 # BENCH_REPLAY=CSV prints the tables and draws the plots of an earlier
 # run's results.csv without booting anything (to refresh docs/benchmarks.md).
@@ -54,8 +64,10 @@ my @PAGES = qw(page_order0 page_order0_root page_order0_accounted
 	       page_order0_nostock stack_order2_accounted);
 my @SLAB = qw(kmalloc64 kmalloc64_root kmalloc64_accounted kmalloc64_churn
 	      kmem_cache_task);
-my @ONE_CPU = (@PAGES, @SLAB,
+my @SLAB_MEMORY_DOMAINS = (1, 8, 64);
+my @ONE_CPU = (@PAGES, @SLAB, 'slab_memory',
 	       qw(fork_exit fork_exit_accounted timing_overhead));
+my @DESIGNS = qw(caches objects);
 
 # --- the yardstick ------------------------------------------------------------
 # $unit: what the 1-CPU figures count; $smp_unit: what the SMP ones do.
@@ -96,7 +108,13 @@ my $smp_why = $smp_unit eq 'cycles' ? 'TSC cycles'
 my @runs = (
 	{build => 'kmem', machine => 'one', elf => "$build/tally.elf",
 	 smp => 1, mem => '512M', accel => $one_accel, args => [@one_args],
-	 unit => $unit, cmds => [map { "bench $_" } @ONE_CPU, 'charge_depth']},
+	 unit => $unit, design => 'caches',
+	 cmds => [map { "bench $_" } @ONE_CPU, 'charge_depth']},
+	{build => 'kmem', machine => 'one', elf => "$build/tally.elf",
+	 smp => 1, mem => '512M', accel => $one_accel, args => [@one_args],
+	 unit => $unit, design => 'objects',
+	 append => 'slab_accounting=objects',
+	 cmds => [map { "bench $_" } @SLAB, 'slab_memory']},
 	{build => 'nokmem', machine => 'one', elf => "$build/tally-nokmem.elf",
 	 smp => 1, mem => '512M', accel => $one_accel, args => [@one_args],
 	 unit => $unit, cmds => [map { "bench $_" } @ONE_CPU]},
@@ -104,14 +122,23 @@ my @runs = (
 	 smp => 1, mem => '512M', accel => $one_accel, args => [@one_args],
 	 unit => $unit, cmds => [map { "bench $_" } @PAGES]},
 	{build => 'kmem', machine => 'smp', elf => "$build/tally.elf",
-	 smp => $smp_cpus, mem => '1G', unit => $smp_unit,
+	 smp => $smp_cpus, mem => '1G', unit => $smp_unit, design => 'caches',
 	 cmds => ['bench charge_smp_*', 'bench slab_smp']},
+	{build => 'kmem', machine => 'smp', elf => "$build/tally.elf",
+	 smp => $smp_cpus, mem => '1G', unit => $smp_unit, design => 'objects',
+	 append => 'slab_accounting=objects', cmds => ['bench slab_smp']},
 	{build => 'kmem', machine => 'numa2', elf => "$build/tally.elf",
 	 smp => 4, mem => '1G', args => [@Tally::NUMA_TWO_NODES],
-	 unit => $smp_unit, cmds => ['bench charge_smp_*', 'bench slab_smp']},
+	 unit => $smp_unit, design => 'caches',
+	 cmds => ['bench charge_smp_*', 'bench slab_smp']},
 );
 
-# $one{build}{name} = parsed line              1-CPU figures
+# $one{build}{name} = parsed line              1-CPU figures; the kmem
+#                                              build booted with the
+#                                              objects design is build
+#                                              "objects" here;
+#                                              slab_memory's lines are
+#                                              "slab_memory domains=N"
 # $curve{machine}{name}{cpus} = parsed line    "# NAME cpus=K" lines, with
 #                                              the all-CPU line's extra fields
 # $node{name}{nid} = parsed line               numa2's per-node lines
@@ -129,16 +156,30 @@ sub take {
 		$p->{extra} = [];
 	}
 	my $fields = join ' ', map { "$_->[0]=$_->[1]" } @{$p->{extra}};
+	my $csv_name = $p->{name};
+	# slab_memory: one line per domain count, each a name of its own
+	# here; results.csv keeps the name and the fields.
+	if ($p->{name} eq 'slab_memory') {
+		my %e = map { @$_ } @{$p->{extra}};
+		return 0 unless defined $e{domains};
+		$p->{name} = "slab_memory domains=$e{domains}";
+		$p->{fields} = \%e;
+	}
+	my $design = $r->{design} // '';
+	my $key = $design eq 'objects' ? 'objects' : $r->{build};
+	# slab_smp of the objects design: a row of its own in the SMP table.
+	$p->{name} .= '(objects)'
+		if $design eq 'objects' && $r->{machine} ne 'one';
 	my $cpus = $p->{kind} eq 'curve' ? $p->{cpus}
 		 : $r->{machine} eq 'one' ? ''
 		 : $p->{kind} eq 'node' ? $r->{smp} / 2   # 2 CPUs a node
 		 : $r->{smp};
-	push @rows, [$r->{build}, $r->{machine}, $p->{kind}, $p->{name},
+	push @rows, [$r->{build}, $r->{machine}, $p->{kind}, $csv_name,
 		     $cpus, $p->{node} // '', $p->{median} // '',
 		     $p->{p99} // '', $p->{ops} // '', $r->{unit},
-		     $r->{accel} // $ENV{QEMU_ACCEL} // '', $fields];
+		     $r->{accel} // $ENV{QEMU_ACCEL} // '', $fields, $design];
 	if ($r->{machine} eq 'one') {
-		$one{$r->{build}}{$p->{name}} = $p if $p->{kind} eq 'bench';
+		$one{$key}{$p->{name}} = $p if $p->{kind} eq 'bench';
 		return 1;
 	}
 	my $m = $r->{machine};
@@ -166,14 +207,15 @@ if ($replay) {
 	# results.csv, without booting anything.
 	open my $in, '<', $replay or die "$replay: $!\n";
 	<$in>;
-	my @old = map { chomp; [split /,/, $_, 12] } <$in>;
+	my @old = map { chomp; [split /,/, $_, 13] } <$in>;
 	@replayed = @old;
 	my %smp;
 	for (grep { $_->[2] eq 'bench' && $_->[1] ne 'one' } @old) {
 		$smp{$_->[1]} = $_->[4];
 	}
 	for my $o (grep { $_->[0] ne 'linux' } @old) {
-		my ($b, $m, $kind, $n, $cpus, $nid, $med, $p99, $ops, $u, $acc, $f) = @$o;
+		my ($b, $m, $kind, $n, $cpus, $nid, $med, $p99, $ops, $u, $acc, $f, $d) = @$o;
+		$d = $b eq 'kmem' ? 'caches' : '' unless defined $d && length $d;
 		$unit = $u if $m eq 'one';
 		$smp_unit = $u if $m ne 'one';
 		my $l = $kind eq 'curve' ? "# $n cpus=$cpus" . (length $med ? " median_cycles=$med" : '')
@@ -181,7 +223,7 @@ if ($replay) {
 			. " median_cycles=$med p99_cycles=$p99 ops=$ops";
 		$l .= " $f" if defined $f && length $f;
 		take({build => $b, machine => $m, smp => $smp{$m} // 1, unit => $u,
-		      accel => $acc}, $l);
+		      accel => $acc, design => $d}, $l);
 	}
 	$smp_cpus = $smp{smp} // $smp_cpus;
 	$why = "replayed from $replay";
@@ -194,12 +236,16 @@ for my $r ($replay ? () : @runs) {
 	local $ENV{ELF} = $r->{elf};
 	local $ENV{QEMU_ACCEL} = $r->{accel} // $ENV{QEMU_ACCEL};
 	my $label = "$r->{build}-$r->{machine}";
+	$label .= "-$r->{design}" if ($r->{design} // '') eq 'objects';
 	my $t = Tally->boot(smp => $r->{smp}, mem => $r->{mem}, timeout => 1800,
 			    name => "bench-$label",
+			    defined $r->{append} ? (append => $r->{append}) : (),
 			    @{$r->{args} // []} ? (qemu_args => $r->{args}) : ());
 	$t->prompt(120) or die "bench: $label: no prompt\n" . $t->transcript;
 	print "bench: $label: $r->{smp} CPU(s), ",
-		join(' ', Tally::accel_args(), @{$r->{args} // []}), "\n";
+		join(' ', Tally::accel_args(), @{$r->{args} // []},
+		     defined $r->{append} ? ('-append', $r->{append}) : ()),
+		"\n";
 	for my $cmd (@{$r->{cmds}}) {
 		my $text = $t->cmd($cmd, 900);
 		die "bench: $label: '$cmd' did not finish\n" . $t->transcript
@@ -234,7 +280,8 @@ sub linux_take {
 	$linux_source = "measured by this run: Debian's Linux $kernel, "
 		. 'tests/bench/linux/run';
 	push @rows, ['linux', 'one', 'bench', $name, '', '', $med, $p99, $ops,
-		     'instructions', "-accel tcg @Bench::ICOUNT", "kernel=$kernel"];
+		     'instructions', "-accel tcg @Bench::ICOUNT", "kernel=$kernel",
+		     ''];
 }
 
 if ($replay) {
@@ -261,7 +308,7 @@ if ($replay) {
 
 # --- results.csv ------------------------------------------------------------
 open my $csv, '>', "$out/results.csv" or die "$out/results.csv: $!\n";
-print $csv "build,machine,line,name,cpus,node,median_cycles,p99_cycles,ops,unit,accel,fields\n";
+print $csv "build,machine,line,name,cpus,node,median_cycles,p99_cycles,ops,unit,accel,fields,design\n";
 print $csv join(',', @$_), "\n" for @rows;
 close $csv;
 
@@ -383,6 +430,125 @@ print $md "|---|---|---:|---:|---:|---:|\n";
 print $md "| `$_->[0]` | $_->[1] | $_->[2] | $_->[4] | $_->[5] | $_->[6] |\n"
 	for @table;
 close $md;
+
+# --- the slab benchmarks in both designs ---------------------------------------
+# Each slab benchmark of the kmem build, booted in each slab accounting
+# design (docs/slab.md: caches, the default and the 2012 design; objects,
+# Linux 5.9's), beside the raw figure of the KMEM=0 build. A column's
+# target: the caches design's are those of the table above; the objects
+# design's, where one is set, below.
+my %OBJECTS_TARGET = (kmalloc64_accounted => 1.30);
+my %CACHES_TARGET = map { $_->[1] => $_->[4] }
+	grep { $_->[0] eq 'kmem' && defined $_->[4] } @ROWS;
+my %RAW_OF = map { $_->[1] => $_->[3] } grep { $_->[0] eq 'kmem' } @ROWS;
+
+# target_text($ratio, $target) - "<= T met|not met" ("no figure" if the
+# run printed none), or '' without a target.
+sub target_text {
+	my ($r, $t) = @_;
+	return '' unless defined $t;
+	return sprintf('<= %.2f %s', $t, !defined $r ? 'no figure'
+				       : $r <= $t ? 'met' : 'not met');
+}
+
+my @design_table;
+for my $n (@SLAB) {
+	my $raw = fig('nokmem', $RAW_OF{$n} // $n);
+	my @cols = ($n, $raw // '-');
+	my @targets;
+	for my $d (@DESIGNS) {
+		my $k = fig($d eq 'caches' ? 'kmem' : 'objects', $n);
+		my $r = ratio($k, $raw);
+		push @cols, $k // '-', r3($r);
+		my $t = target_text($r, $d eq 'caches' ? $CACHES_TARGET{$n}
+						       : $OBJECTS_TARGET{$n});
+		push @targets, "$d $t" if length $t;
+	}
+	next unless grep { $_ ne '-' } @cols[2, 4];
+	push @design_table, [@cols, join('; ', @targets)];
+}
+if (@design_table) {
+	print "\nslab benchmarks in both slab accounting designs\n";
+	print wrap("median $unit per operation; ratio: to the raw figure of "
+		   . 'the KMEM=0 build'), "\n";
+	my @h = ('name', 'KMEM=0', 'caches', 'ratio', 'objects', 'ratio',
+		 'target');
+	my $f = "%-20s %8s %8s %7s %8s %7s  %s\n";
+	(my $l = sprintf $f, @h) =~ s/ +$//;
+	print $l;
+	for (@design_table) { ($l = sprintf $f, @$_) =~ s/ +$//; print $l }
+}
+
+# slab_memory: object bytes over slab bytes, N domains each holding the
+# same mix of objects, per design; Linux's published figures beside
+# (Roman Gushchin's series that brought the objects design, Linux 5.9:
+# with per-memcg caches the slab utilization was 45-65%, with object
+# accounting in the high 90s, and slab memory 30-45% smaller).
+# smem($key, $domains) - that line's fields, or undef.
+sub smem {
+	my ($k, $d) = @_;
+	my $p = $one{$k}{"slab_memory domains=$d"} or return;
+	return $p->{fields} // { map { @$_ } @{$p->{extra}} };
+}
+my @smem_table;
+for my $d (@SLAB_MEMORY_DOMAINS) {
+	my @f = map { scalar smem($_, $d) } qw(nokmem kmem objects);
+	next unless grep { defined } @f;
+	my @cols = ($d);
+	for (@f) {
+		push @cols, $_ ? ("$_->{utilization_pct}%", $_->{slab_kB})
+			       : ('-', '-');
+	}
+	my ($c, $o) = @f[1, 2];
+	push @cols, $c && $o && $c->{slab_kB} > 0
+		? sprintf('%.0f%% less', 100 * (1 - $o->{slab_kB} / $c->{slab_kB}))
+		: '-';
+	push @smem_table, \@cols;
+}
+my $smem_target;
+if (@smem_table) {
+	my $o = smem('objects', $SLAB_MEMORY_DOMAINS[-1]);
+	$smem_target = sprintf('slab_memory, %d domains, objects: utilization '
+		. '>= 90%%: %s', $SLAB_MEMORY_DOMAINS[-1],
+		!$o ? 'no figure'
+		    : $o->{utilization_pct} >= 90 ? 'met' : 'not met');
+	print "\nslab memory: N domains each holding the same mix of objects\n";
+	print wrap('utilization = object bytes / slab bytes, kB = the slab '
+		   . 'pages the objects added (kernel/bench/bench_slab.c)'), "\n";
+	my $f = "%-8s %8s %8s %8s %8s %8s %8s  %s\n";
+	printf $f, '', 'KMEM=0', '', 'caches', '', 'objects', '', 'objects';
+	printf $f, 'domains', 'util', 'kB', 'util', 'kB', 'util', 'kB',
+		'vs caches';
+	printf $f, @$_ for @smem_table;
+	printf $f, 'Linux', '-', '-', '45-65%', '-', 'high 90s', '-',
+		'30-45% less';
+	print "  Linux: published with the objects design (Linux 5.9), "
+		. "measured on\n  production hosts, not this mix\n";
+	print "  $smem_target\n";
+}
+
+# The same in Markdown, after the 1-CPU table.
+if (@design_table || @smem_table) {
+	open $md, '>>', "$out/table.md" or die "$out/table.md: $!\n";
+	if (@design_table) {
+		print $md "\n| slab benchmark | KMEM=0, $unit | caches | ratio "
+			. "| objects | ratio | target |\n";
+		print $md "|---|---:|---:|---:|---:|---:|---|\n";
+		print $md "| `$_->[0]` | " . join(' | ', @$_[1 .. 6]) . " |\n"
+			for @design_table;
+	}
+	if (@smem_table) {
+		print $md "\n| `slab_memory` domains | KMEM=0 utilization | "
+			. "kB | caches utilization | kB | objects utilization "
+			. "| kB | objects against caches |\n";
+		print $md "|---:|---:|---:|---:|---:|---:|---:|---|\n";
+		print $md '| ' . join(' | ', @$_) . " |\n" for @smem_table;
+		print $md "| Linux (published, 5.9) | | | 45-65% | | high 90s "
+			. "| | 30-45% less |\n";
+		print $md "\n$smem_target\n";
+	}
+	close $md;
+}
 
 # --- tracepoints compiled in, but off --------------------------------------------
 # Each page benchmark of the kmem build against the same build with the

@@ -5,7 +5,9 @@
 # instructions) runs `bench page_order0` twice, and both lines are bench result
 # lines whose median figures are identical and not zero. A determinism
 # check, not a timing one: no figure is compared with a bound.
-# `bench fork_exit_accounted` prints its line and leaves `check` ok; and
+# `bench fork_exit_accounted` prints its line and leaves `check` ok;
+# `bench slab_memory` prints its three lines (1, 8, 64 domains) and
+# gives back what it took; and
 # the harness's parser (tests/bench/Bench.pm) reads these lines, with any
 # extra KEY=VALUE fields.
 use strict;
@@ -47,6 +49,19 @@ ok(defined $median[0] && defined $median[1] && $median[0] == $median[1],
 my $fork = $t->cmd('bench fork_exit_accounted', 120) // '';
 ok(Bench::spec9_ok($fork) && $fork =~ /^bench fork_exit_accounted median_cycles=[1-9]/,
    "fork_exit_accounted: $fork");
+# slab_memory: one result line per domain count, with its fields, and
+# nothing left behind (check, and no "not given back" diagnostic).
+my @mem = $t->cmd('bench slab_memory', 300);
+my @lines = grep { /^bench / } @mem;
+is(scalar @lines, 3, 'slab_memory: three result lines') or diag(join "\n", @mem);
+for my $i (0 .. 2) {
+	my $d = (1, 8, 64)[$i];
+	my $l = $lines[$i] // '';
+	ok(Bench::spec9_ok($l) && $l =~ /^bench slab_memory median_cycles=\d+ p99_cycles=\d+ ops=\d+ domains=$d utilization_pct=([1-9]\d*) slab_kB=[1-9]\d*$/
+	   && $1 <= 100, "slab_memory, $d domains: $l");
+}
+ok(!grep({ /not given back|cannot remove|no memory/ } @mem), 'slab_memory: cleaned up')
+	or diag(join "\n", @mem);
 $t->check_ok('after the benchmarks');
 is($t->poweroff, 1, 'poweroff');
 
