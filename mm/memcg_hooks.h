@@ -119,9 +119,9 @@ void memcg_unregister_cache(struct kmem_cache *root);
  * __memcg_kmem_get_cache - the current task's domain's child cache of
  * root (made now if needed) for an accounted allocation, with a reference
  * on the domain in *ref; root itself if nobody pays (*ref NULL); NULL if
- * a child cache was needed and there is no memory to make one. mm/slab.c
- * calls it only once the kmem key is on and the allocation asks to be
- * accounted.
+ * a child cache was needed and there is no memory to make one.
+ * mm/slab_alloc.c calls it only once the kmem key is on and the
+ * allocation asks to be accounted.
  */
 struct kmem_cache *__memcg_kmem_get_cache(struct kmem_cache *root,
 					  gfp_t gfp, struct mem_cgroup **ref);

@@ -30,7 +30,7 @@
 #define PG_head       (1u << 4)
 #define PG_kmemcg     (1u << 5)  /* charged to page->memcg */
 #define PG_user       (1u << 6)  /* user memory of some domain (hog/cache) */
-#define PG_slab_cpu   (1u << 7)  /* slab: some CPU's CPU slab (mm/slab.c) */
+#define PG_slab_cpu   (1u << 7)  /* slab: a CPU's slab (mm/slab_alloc.c) */
 
 struct mem_cgroup;
 

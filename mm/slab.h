@@ -17,6 +17,10 @@
  * __GFP_KMEMCG) give each domain its own child cache, made on the domain's
  * first allocation, whose slabs are charged to that domain and hold only
  * its objects: see mm/memcg/memcg_slab.h.
+ *
+ * The code: mm/slab.c (the caches and their slabs), mm/slab_alloc.c (the
+ * CPU slabs, allocating and freeing objects, kmalloc), mm/slab_check.c
+ * (`check`'s invariants, the poisoning of free objects).
  */
 #ifndef MM_SLAB_H
 #define MM_SLAB_H
@@ -74,7 +78,7 @@ struct memcg_cache_params {
  * member of struct kmem_cache, which is always cache-line aligned). The
  * objects on freelist
  * all belong to page, and count as in use in the cache's counts until
- * the slab is given back to the lists (see mm/slab.c).
+ * the slab is given back to the lists (see mm/slab_alloc.c).
  */
 struct kmem_cache_cpu {
 	void *freelist;         /* free objects this CPU hands out */

@@ -554,7 +554,7 @@ _Noreturn void cpu_idle_loop(void)
 			/* Out of work after running some (the idle task is
 			 * switched away from interrupts, too): the slabs
 			 * this CPU holds empty go back, once, before it
-			 * sleeps (mm/slab.c). */
+			 * sleeps (mm/slab_alloc.c). */
 			switches_seen = this_sched()->nr_switches;
 			local_irq_enable();
 			slab_cpu_idle();

@@ -20,7 +20,7 @@
  *   kmem_cache_free / kfree                   the object goes back to
  *                                                the child cache
  *
- * A child cache keeps no empty slab but its CPU slabs (mm/slab.c): when
+ * A child cache keeps no empty slab but its CPU slabs (mm/slab_alloc.c): when
  * its last object on any other slab is freed, the page goes back and A is
  * uncharged at once. So A's kmem usage is the slabs its live objects need,
  * plus at most one partly used slab per CPU and cache; removing A takes

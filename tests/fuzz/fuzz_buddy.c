@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * tests/fuzz/fuzz_buddy.c - libFuzzer target for the page allocator and
- * kmalloc (mm/buddy.c, mm/pcp.c, mm/slab.c).
+ * kmalloc (mm/buddy.c, mm/pcp.c, mm/slab.c, mm/slab_alloc.c).
  *
  * Each input is a program: its bytes, three at a time, say allocate (pages
  * of some order, kmalloc of some size, an object of a cache), free which

@@ -110,7 +110,7 @@ ok(defined $free0, 'MemFree readable');
 		'the root\'s total_slab includes F\'s');
 	$t->check_ok('with the tasks');
 	is($t->cmd('echo 1 > /cgroup/F/cgroup.kill'), '', 'cgroup.kill');
-	# The CPU slabs stay (mm/slab.c): a slab per CPU at most, 2 CPUs.
+	# The CPU slabs stay (mm/slab_alloc.c): a slab per CPU at most, 2 CPUs.
 	my $spare = 2 * $c->{pages} * 4096;
 	ok($t->until_true(30, sub { $t->file('/cgroup/F/memory.kmem.usage_in_bytes', $T) <= $spare }),
 		"every stack and task struct freed: kmem usage at most the CPU slabs ($spare)");

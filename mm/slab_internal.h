@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mm/slab_internal.h - what the files of the slab allocator share
+ * (mm/slab.c, mm/slab_alloc.c, mm/slab_check.c): the layout of a slab,
+ * the inlines that find a slab and walk its free objects, and the calls
+ * each file makes into the others. Not for the rest of the kernel:
+ * mm/slab.h is the interface.
+ */
+#ifndef MM_SLAB_INTERNAL_H
+#define MM_SLAB_INTERNAL_H
+
+#include "mm/slab.h"
+
+#include "mm/buddy.h"
+#include "mm/debug_free.h"
+#include "mm/page.h"
+
+/* The header at the start of every slab. */
+struct slab {
+	struct kmem_cache *cache;
+	void *freelist;  /* first free object, NULL if none */
+};
+
+/* Slabs are at most 2^3 pages (32 KiB), as Linux's costly order. */
+#define SLAB_MAX_ORDER 3
+
+/* The kmalloc caches, kmalloc-8 .. kmalloc-2048 (mm/slab.c). */
+extern struct kmem_cache kmalloc_caches[KMALLOC_NR_CACHES];
+
+static inline void *next_free(void *obj)
+{
+	return *(void **)obj;
+}
+
+static inline void set_next_free(void *obj, void *next)
+{
+	*(void **)obj = next;
+}
+
+static inline struct slab *slab_of(struct page *page)
+{
+	return page_address(page);
+}
+
+static inline void *slab_object(struct kmem_cache *c, struct slab *slab,
+				unsigned int i)
+{
+	return (char *)slab + c->offset + (size_t)i * c->size;
+}
+
+/*
+ * slab_page - the first page of the slab holding addr, or NULL if addr is
+ * not in a slab (outside RAM, or a page without PG_slab).
+ */
+static inline struct page *slab_page(const void *addr)
+{
+	uint64_t pfn = virt_to_phys(addr) >> PAGE_SHIFT;
+	struct page *page;
+
+	if (pfn >= max_pfn)
+		return NULL;
+	page = pfn_to_page(pfn);
+	if (!(page->flags & PG_slab))
+		return NULL;
+	return pfn_to_page(pfn & ~((1ul << page->order) - 1));
+}
+
+static inline struct kmem_cache_cpu *this_cpu_slab(struct kmem_cache *c)
+{
+	return &c->cpu_slab[smp_processor_id()];
+}
+
+/* mm/slab.c: a cache's slabs, taken from and given back to the buddy
+ * allocator, without the cache lock. */
+struct page *cache_grow(struct kmem_cache *c, gfp_t gfp);
+void slab_release(struct kmem_cache *c, struct page *page);
+
+/* mm/slab_alloc.c: taking back the CPU slabs of a cache - on this CPU
+ * (an IPI's function), or on every CPU that has one. */
+void flush_cpu_slab(void *arg);
+void kmem_cache_flush_cpus(struct kmem_cache *c);
+
+/* mm/slab_check.c: slab_debug's poison, put on a free object and checked
+ * when it is handed out again. */
+void poison_object(struct kmem_cache *c, void *obj);
+__attribute__((noinline)) void
+check_object_poison(struct kmem_cache *c, void *obj);
+
+#endif
