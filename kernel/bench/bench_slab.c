@@ -254,7 +254,7 @@ BENCH(slab_smp);
  * slab_memory - how much of the slab memory that domains' objects take
  * holds objects. For N = 1, 8 and 64 fresh accounted domains, each
  * allocates the same small mix of objects (slab_mix below: kmalloc sizes
- * from 32 to 1024 bytes and objects of the task_struct cache); then
+ * from 32 to 256 bytes and objects of the task_struct cache); then
  *
  *   utilization_pct = object bytes / slab bytes
  *
@@ -272,7 +272,9 @@ BENCH(slab_smp);
  * records the design keeps in slab memory. The KMEM=0 build packs the
  * same objects with no accounting at all: the most a design can reach
  * with this allocator (whose slab header, in the slab, leaves room for 7
- * objects of 512 bytes in a page, not 8).
+ * objects of 512 bytes in a page, not 8: objects of 512 bytes and more
+ * cannot fill more than 7/8 of a slab, which is why the mix, like
+ * tally's own accounted objects, has none).
  *
  * For the delta to be fair, the root caches of the mix are shrunk and
  * then every free object left on their slabs is taken (unaccounted) before
@@ -287,16 +289,18 @@ BENCH(slab_smp);
  * cache make its child caches, in the `caches` design), ops the objects.
  */
 #define SLAB_MEMORY_DOMAINS_MAX 64
-#define SLAB_MIX_OBJECTS 30
+#define SLAB_MIX_OBJECTS 36
 
 /* One kind of object of the mix: size bytes of kmalloc, or (size 0) a
- * task_struct object. Small objects outnumber large ones, as in a
- * kernel's caches. */
+ * task_struct object. The mix is what a domain's tasks make in tally:
+ * a dozen directories of the mkdir loop (each an entry of 128 bytes and
+ * an inode of 24, served here by kmalloc-128 and kmalloc-32), two tasks,
+ * and a few small kmallocs. */
 static const struct {
 	size_t size;
 	unsigned int count;
 } slab_mix[] = {
-	{32, 8}, {64, 8}, {192, 6}, {512, 4}, {1024, 2}, {0, 2},
+	{32, 12}, {128, 12}, {64, 8}, {256, 2}, {0, 2},
 };
 
 struct slab_memory_run {
