@@ -53,26 +53,36 @@ static inline bool memcg_kmem_enabled(void)
 struct mem_cgroup *set_active_memcg(struct mem_cgroup *memcg);
 
 /*
- * memcg_kmem_payer - who pays for a kernel allocation by task: the domain
- * set with set_active_memcg, else the task's own (system tasks live in
- * the root: mem_cgroup_move_task moves none of them elsewhere). The
- * kernel asks only once the kmem key is on, when every CPU runs a task;
- * host tests run without one: NULL. The answer may be the root or a domain
- * without a kmem limit: nobody is charged then. The pointer may only be
- * compared; to read the domain, hold interrupts off (a task is moved only
- * after every CPU took an IPI) or a reference. The page hooks, the slab
- * and the tracer ask here. The choice itself is made ahead, in one place,
- * each time either domain changes (task_update_payer, memcontrol.c), and
- * kept in task->kmem_payer: the allocators' fast paths pay one load for
- * it, not two and a test.
+ * memcg_kmem_payer - who pays for a kernel allocation with gfp by task.
+ * Nobody (the root) for one that may not be refused (__GFP_NOFAIL) or
+ * that is made in interrupt context (the interrupted task is not the
+ * one asking); else the domain set with set_active_memcg, else the
+ * task's own (system tasks live in the root: mem_cgroup_move_task moves
+ * none of them elsewhere). The kernel asks only once the kmem key is on,
+ * when every CPU runs a task; host tests run without one: NULL. The
+ * answer may be the root or a domain without a kmem limit: nobody is
+ * charged then. The pointer may only be compared; to read the domain,
+ * hold interrupts off (a task is moved only after every CPU took an IPI)
+ * or a reference. The page hooks, the slab and the tracer ask here. The
+ * task's part of the answer is made ahead, each time either domain
+ * changes (task_update_payer, memcontrol.c), and kept in
+ * task->kmem_payer: the fast paths pay one load for it.
  */
-static inline struct mem_cgroup *memcg_kmem_payer(struct task *task)
+static inline struct mem_cgroup *memcg_kmem_payer(struct task *task,
+						  gfp_t gfp)
 {
+	struct mem_cgroup *memcg;
+
 #ifdef TALLY_HOST
 	if (!task)
 		return NULL;
 #endif
-	return READ_ONCE(task->kmem_payer);
+	memcg = READ_ONCE(task->kmem_payer);
+	/* The root's tasks, the common case, need no other test. */
+	if (memcg != root_mem_cgroup &&
+	    unlikely((gfp & __GFP_NOFAIL) || in_interrupt()))
+		return root_mem_cgroup;
+	return memcg;
 }
 
 /* alloc_pages_charged - 2^order pages charged to memcg (who pays, as
@@ -153,28 +163,18 @@ memcg_kmem_view(const struct mem_cgroup *memcg)
 	return (const struct memcg_kmem_view *)memcg;
 }
 
-/* memcg_kmem_bypass - the allocations nobody pays for whoever asks
- * (docs/interface.md): __GFP_NOFAIL (they may not be refused) and those
- * of interrupt context (the interrupted task is not the one asking). */
-static inline bool memcg_kmem_bypass(gfp_t gfp)
-{
-	return (gfp & __GFP_NOFAIL) || in_interrupt();
-}
-
 /*
  * memcg_kmem_charges - is memcg, the payer of an accounted allocation
- * with gfp (memcg_kmem_payer), charged for it: kmem accounted (never the
- * root), and the allocation not bypassed? Interrupts off.
+ * (memcg_kmem_payer), charged for it: kmem accounted (never the root)?
+ * Interrupts off.
  */
-static inline bool memcg_kmem_charges(const struct mem_cgroup *memcg,
-				      gfp_t gfp)
+static inline bool memcg_kmem_charges(const struct mem_cgroup *memcg)
 {
 #ifdef TALLY_HOST
 	if (!memcg)
 		return false;
 #endif
-	return READ_ONCE(memcg_kmem_view(memcg)->kmem_accounted) &&
-	       !memcg_kmem_bypass(gfp);
+	return READ_ONCE(memcg_kmem_view(memcg)->kmem_accounted);
 }
 
 /*

@@ -95,7 +95,7 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 	 * (docs/interface.md); then an allocation that asks to be charged
 	 * goes to its payer, unless that is the root (the common case). */
 	if (memcg_kmem_enabled() && (gfp & __GFP_KMEMCG)) {
-		struct mem_cgroup *memcg = memcg_kmem_payer(current);
+		struct mem_cgroup *memcg = memcg_kmem_payer(current, gfp);
 
 		if (memcg == root_mem_cgroup)
 			return alloc_pages_uncharged(gfp, order);

@@ -352,11 +352,11 @@ fast_done(struct kmem_cache *c, void *obj, gfp_t gfp)
 static __attribute__((always_inline)) inline bool
 slab_payer_charged(struct kmem_cache *c, gfp_t gfp, struct mem_cgroup **payer)
 {
-	struct mem_cgroup *memcg = memcg_kmem_payer(current);
+	struct mem_cgroup *memcg = memcg_kmem_payer(current, gfp);
 
 	*payer = memcg;
 	return memcg != root_mem_cgroup && slab_wants_account(c, gfp) &&
-	       memcg_kmem_charges(memcg, gfp);
+	       memcg_kmem_charges(memcg);
 }
 
 /*

@@ -72,8 +72,6 @@ struct page *alloc_pages_charged(gfp_t gfp, unsigned int order,
 	struct kmem_charge charge;
 	unsigned long flags;
 
-	if (memcg_kmem_bypass(gfp))
-		return alloc_pages_uncharged(gfp, order);
 	flags = local_irq_save();
 	charge = __memcg_kmem_charge_local(memcg, order, gfp);
 	local_irq_restore(flags);
@@ -86,8 +84,6 @@ struct page *alloc_page_charged(gfp_t gfp, struct mem_cgroup *memcg)
 	struct page *page = NULL;
 	unsigned long flags;
 
-	if (unlikely(memcg_kmem_bypass(gfp)))
-		return alloc_pages_uncharged(gfp, 0);
 	/* The charge from this CPU's stock (or exactly, if there is no
 	 * stock) and the page from this CPU's list, in one section. The
 	 * rest - fault injection on, memory near the reserve, the list

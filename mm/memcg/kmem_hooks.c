@@ -27,13 +27,13 @@ struct mem_cgroup *memcg_kmem_get_payer(gfp_t gfp, unsigned int nr_refs)
 	unsigned long flags;
 
 	/* No task yet: early boot. */
-	if (memcg_kmem_bypass(gfp) || !current)
+	if (!current)
 		return NULL;
 	/* Interrupts off from reading the domain to taking the references:
 	 * a task is moved to another domain only after every CPU has left
 	 * such a section (mem_cgroup_move_task). */
 	flags = local_irq_save();
-	memcg = memcg_kmem_payer(current);
+	memcg = memcg_kmem_payer(current, gfp);
 	if (memcg && memcg_kmem_is_accounted(memcg))
 		mem_cgroup_get_many(memcg, nr_refs);
 	else
@@ -65,13 +65,16 @@ void memcg_kmem_cancel_charge(struct kmem_charge charge, unsigned int order)
 
 bool memcg_kmem_new_page(gfp_t gfp, struct mem_cgroup **handle, int order)
 {
+	struct mem_cgroup *memcg = memcg_kmem_payer(current, gfp);
 	struct kmem_charge charge = {NULL, KMEM_CHARGE_NOBODY};
 	unsigned long flags;
 
-	if (!memcg_kmem_bypass(gfp)) {
+	/* memcg is only compared here: on a miss of the stock, the section
+	 * reads the payer again before it dereferences it. */
+	if (memcg != root_mem_cgroup) {
 		flags = local_irq_save();
-		charge = __memcg_kmem_charge_local(memcg_kmem_payer(current),
-						   (unsigned int)order, gfp);
+		charge = __memcg_kmem_charge_local(memcg, (unsigned int)order,
+						   gfp);
 		local_irq_restore(flags);
 		if (!charge.memcg)
 			charge = memcg_kmem_charge(gfp, (unsigned int)order);

@@ -36,7 +36,7 @@
  * @gfp:     the allocation's flags
  * @nr_refs: references to take (one per page the caller will charge)
  *
- * Returns NULL if nobody pays (memcg_kmem_bypass, the root, a domain
+ * Returns NULL if nobody pays (memcg_kmem_payer's root, a domain
  * without a kmem limit). Used by the slab's child caches
  * (mm/memcg/memcg_slab.c) and by memcg_kmem_charge.
  */
@@ -85,7 +85,7 @@ __memcg_kmem_charge_local(struct mem_cgroup *memcg, unsigned int order,
 	 * references on it: a hit needs no other test. */
 	if (likely(__stock_take(stock, memcg, nr_pages, true)))
 		return (struct kmem_charge){memcg, KMEM_CHARGE_STOCK};
-	memcg = memcg_kmem_payer(current);
+	memcg = memcg_kmem_payer(current, gfp);
 	trace_memcg_kmem_stock_miss(gfp, (int)order, memcg, stock);
 	if (!memcg || !memcg_kmem_is_accounted(memcg) ||
 	    memcg_stock_takes_kmem(nr_pages))

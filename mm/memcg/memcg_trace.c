@@ -90,8 +90,8 @@ static const char *bytes_str(uint64_t v, char *buf, size_t size)
 
 /* --- memcg:memcg_kmem_domain ---------------------------------------------- */
 
-/* Why nobody pays (the reasons of memcg_kmem_bypass and memcg_kmem_payer,
- * mm/memcg/kmem_hooks.h, in their order). */
+/* Why nobody pays (the reasons of memcg_kmem_payer,
+ * mm/memcg_hooks.h, in their order). */
 enum { PAYS, NOFAIL, INTERRUPT, NO_TASK, SYSTEM_TASK, ROOT, NOT_ACCOUNTED };
 static const char *const why_not[] = {
 	[PAYS] = "", [NOFAIL] = "nofail", [INTERRUPT] = "interrupt",
@@ -123,7 +123,7 @@ void __trace_memcg_kmem_domain(gfp_t gfp, int order, struct mem_cgroup *memcg)
 			 (task->flags & TASK_SYSTEM))
 			why = SYSTEM_TASK;
 		else
-			in = memcg_kmem_payer(task);
+			in = memcg_kmem_payer(task, gfp);
 	}
 	if (why == PAYS && (!in || mem_cgroup_is_root(in)))
 		why = ROOT;

@@ -472,21 +472,21 @@ static void test_active_memcg_survives_move(void **state)
 	test_write("/cgroup/A/memory.kmem.limit_in_bytes", "1M", 0);
 	test_write("/cgroup/B/memory.kmem.limit_in_bytes", "1M", 0);
 	old = set_active_memcg(B);
-	assert_ptr_equal(memcg_kmem_payer(ta), B);
+	assert_ptr_equal(memcg_kmem_payer(ta, GFP_KERNEL), B);
 	assert_int_equal(mem_cgroup_move_task(ta, root_mem_cgroup), 0);
-	assert_ptr_equal(memcg_kmem_payer(ta), B);
+	assert_ptr_equal(memcg_kmem_payer(ta, GFP_KERNEL), B);
 	assert_check_ok();
 	page = alloc_pages(GFP_ACCOUNT, 0);
 	assert_ptr_equal(page->memcg, B);
 	free_accounted_pages(page, 0);
 
 	set_active_memcg(old);
-	assert_ptr_equal(memcg_kmem_payer(ta), root_mem_cgroup);
+	assert_ptr_equal(memcg_kmem_payer(ta, GFP_KERNEL), root_mem_cgroup);
 	page = alloc_pages(GFP_ACCOUNT, 0);
 	assert_false(page->flags & PG_kmemcg);
 	free_accounted_pages(page, 0);
 	assert_int_equal(mem_cgroup_move_task(ta, A), 0);
-	assert_ptr_equal(memcg_kmem_payer(ta), A);
+	assert_ptr_equal(memcg_kmem_payer(ta, GFP_KERNEL), A);
 
 	ta->kmem_payer = B;  /* as a missed update would leave it */
 	assert_int_not_equal(memcg_check(why, sizeof(why)), 0);
