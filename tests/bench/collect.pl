@@ -15,7 +15,9 @@
 #           benchmarks, fork_exit, fork_exit_accounted, timing_overhead,
 #           each once (slab accounting: the default design, caches)
 #   objects the same kernel booted with slab_accounting=objects (the
-#           other slab design, docs/slab.md): the slab benchmarks again
+#           other slab design, docs/slab.md): the slab benchmarks again;
+#           skipped, as the objects boot on smp below, if the kernel
+#           does not read slab_accounting= (its columns then stay empty)
 #   nokmem  build/tally-nokmem.elf (make KMEM=0), the same: the
 #           denominators of the ratios
 #   notrace build/tally-notrace.elf (make TRACE=0): the page benchmarks,
@@ -232,11 +234,29 @@ if ($replay) {
 		: 'TSC cycles';
 }
 
+# reads_option($elf, $key) - whether the kernel in $elf looks $key up on
+# its command line: the key, a string of its own, is in the image. A
+# kernel ignores an option it does not read, so a boot with
+# slab_accounting=objects of a kernel without that design would put the
+# default design's figures in the objects columns.
+sub reads_option {
+	my ($elf, $key) = @_;
+	open my $fh, '<:raw', $elf or die "$elf: $!\n";
+	my $image = do { local $/; <$fh> };
+	close $fh;
+	return index($image, "$key\0") >= 0;
+}
+
 for my $r ($replay ? () : @runs) {
 	local $ENV{ELF} = $r->{elf};
 	local $ENV{QEMU_ACCEL} = $r->{accel} // $ENV{QEMU_ACCEL};
 	my $label = "$r->{build}-$r->{machine}";
 	$label .= "-$r->{design}" if ($r->{design} // '') eq 'objects';
+	my ($key) = ($r->{append} // '') =~ /^(\w+)=/;
+	if (defined $key && !reads_option($r->{elf}, $key)) {
+		print "bench: $label: skipped: $r->{elf} does not read $key=\n";
+		next;
+	}
 	my $t = Tally->boot(smp => $r->{smp}, mem => $r->{mem}, timeout => 1800,
 			    name => "bench-$label",
 			    defined $r->{append} ? (append => $r->{append}) : (),
