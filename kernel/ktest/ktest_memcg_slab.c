@@ -7,7 +7,7 @@
  * patched in, the real page allocator and the real control files.
  *
  * The allocations are made with the domain as the current charge target
- * (set_active_memcg, mm/memcg/kmem_hooks.h, as `run` charges a new task's
+ * (set_active_memcg, mm/memcg_hooks.h, as `run` charges a new task's
  * stack): the domain has no task, so its kmem usage is exactly what the test
  * allocates, to the page.
  */

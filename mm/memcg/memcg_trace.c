@@ -91,7 +91,7 @@ static const char *bytes_str(uint64_t v, char *buf, size_t size)
 /* --- memcg:memcg_kmem_domain ---------------------------------------------- */
 
 /* Why nobody pays (the reasons of memcg_kmem_bypass and memcg_kmem_payer,
- * mm/memcg/kmem_hooks.h, in their order). */
+ * mm/memcg_hooks.h, in their order). */
 enum { PAYS, NOFAIL, INTERRUPT, NO_TASK, SYSTEM_TASK, ROOT, NOT_ACCOUNTED };
 static const char *const why_not[] = {
 	[PAYS] = "", [NOFAIL] = "nofail", [INTERRUPT] = "interrupt",
