@@ -272,9 +272,10 @@ BENCH(slab_smp);
  * records the design keeps in slab memory. The KMEM=0 build packs the
  * same objects with no accounting at all: the most a design can reach
  * with this allocator (whose slab header, in the slab, leaves room for 7
- * objects of 512 bytes in a page, not 8: objects of 512 bytes and more
- * cannot fill more than 7/8 of a slab, which is why the mix, like
- * tally's own accounted objects, has none).
+ * objects of kmalloc-512 in a page, not 8: a kmalloc object of 512 bytes
+ * or more cannot fill more than 7/8 of a slab, which is why the mix has
+ * none; its task_struct objects, 960 bytes, fill 15/16 of a page, four
+ * beside the header).
  *
  * For the delta to be fair, the root caches of the mix are shrunk and
  * then every free object left on their slabs is taken (unaccounted) before
