@@ -364,3 +364,18 @@ void get_slabinfo(struct kmem_cache *c, struct slabinfo *info)
 	info->pagesperslab = 1u << c->order;
 	spin_unlock_irqrestore(&c->lock, flags);
 }
+
+struct kmem_cache *kmem_cache_find(const char *name)
+{
+	struct kmem_cache *c, *found = NULL;
+	unsigned long flags = spin_lock_irqsave(&slab_caches_lock);
+
+	list_for_each_entry(c, &slab_caches, list) {
+		if (!strcmp(c->name, name)) {
+			found = c;
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&slab_caches_lock, flags);
+	return found;
+}

@@ -213,6 +213,12 @@ unsigned long kmem_cache_in_use(struct kmem_cache *cache);
  * are free (read without stopping their CPUs: exact when they are idle). */
 void get_slabinfo(struct kmem_cache *cache, struct slabinfo *info);
 
+/* kmem_cache_find - the cache that /proc/slabinfo calls name (a child
+ * cache: "root(domain)"), or NULL. For the tests and benchmarks: the
+ * caller knows the cache outlives its use (a built-in cache, or one it
+ * made). */
+struct kmem_cache *kmem_cache_find(const char *name);
+
 /*
  * slab_check - the slab allocator's invariants, for `check`: in every
  * cache, each slab's count of objects in use matches its free list, the

@@ -22,7 +22,6 @@
  * that `make bench` divides by.
  */
 #include <stdio.h>
-#include <string.h>
 
 #include "arch/x86_64/io.h"
 #include "kernel/bench/bench.h"
@@ -313,22 +312,6 @@ struct slab_memory_run {
 	void *fillers;  /* objects taken to fill the roots, chained */
 };
 
-/* cache_named - the root cache called name, or NULL. */
-static struct kmem_cache *cache_named(const char *name)
-{
-	struct kmem_cache *c, *found = NULL;
-	unsigned long flags = spin_lock_irqsave(&slab_caches_lock);
-
-	list_for_each_entry(c, &slab_caches, list) {
-		if (!is_child_cache(c) && !strcmp(c->name, name)) {
-			found = c;
-			break;
-		}
-	}
-	spin_unlock_irqrestore(&slab_caches_lock, flags);
-	return found;
-}
-
 /* mix_root - the root cache that serves slab_mix[i]. */
 static struct kmem_cache *mix_root(unsigned int i)
 {
@@ -340,7 +323,7 @@ static struct kmem_cache *mix_root(unsigned int i)
 	while (size < slab_mix[i].size)
 		size <<= 1;
 	snprintf(name, sizeof(name), "kmalloc-%lu", (unsigned long)size);
-	return cache_named(name);
+	return kmem_cache_find(name);
 }
 
 static void *mix_alloc(unsigned int i)
@@ -532,7 +515,7 @@ static void bench_slab_memory(void)
 	if (objects != SLAB_MIX_OBJECTS)
 		panic("bench slab_memory: slab_mix has %u objects, not %u",
 		      objects, SLAB_MIX_OBJECTS);
-	run.descriptors = cache_named("kmem_cache");
+	run.descriptors = kmem_cache_find("kmem_cache");
 	if (!run.descriptors) {
 		printk("# bench: slab_memory: no cache of caches\n");
 		return;
