@@ -216,8 +216,10 @@ if ($replay) {
 		$smp{$_->[1]} = $_->[4];
 	}
 	for my $o (grep { $_->[0] ne 'linux' } @old) {
-		my ($b, $m, $kind, $n, $cpus, $nid, $med, $p99, $ops, $u, $acc, $f, $d) = @$o;
-		$d = $b eq 'kmem' ? 'caches' : '' unless defined $d && length $d;
+		my ($b, $m, $kind, $n, $cpus, $nid, $med, $p99, $ops, $u, $acc,
+		    $f, $d) = @$o;
+		$d = $b eq 'kmem' ? 'caches' : ''
+			unless defined $d && length $d;
 		$unit = $u if $m eq 'one';
 		$smp_unit = $u if $m ne 'one';
 		my $l = $kind eq 'curve' ? "# $n cpus=$cpus" . (length $med ? " median_cycles=$med" : '')
@@ -259,7 +261,8 @@ for my $r ($replay ? () : @runs) {
 	}
 	my $t = Tally->boot(smp => $r->{smp}, mem => $r->{mem}, timeout => 1800,
 			    name => "bench-$label",
-			    defined $r->{append} ? (append => $r->{append}) : (),
+			    defined $r->{append}
+				? (append => $r->{append}) : (),
 			    @{$r->{args} // []} ? (qemu_args => $r->{args}) : ());
 	$t->prompt(120) or die "bench: $label: no prompt\n" . $t->transcript;
 	print "bench: $label: $r->{smp} CPU(s), ",
@@ -300,8 +303,8 @@ sub linux_take {
 	$linux_source = "measured by this run: Debian's Linux $kernel, "
 		. 'tests/bench/linux/run';
 	push @rows, ['linux', 'one', 'bench', $name, '', '', $med, $p99, $ops,
-		     'instructions', "-accel tcg @Bench::ICOUNT", "kernel=$kernel",
-		     ''];
+		     'instructions', "-accel tcg @Bench::ICOUNT",
+		     "kernel=$kernel", ''];
 }
 
 if ($replay) {
@@ -521,7 +524,8 @@ for my $d (@SLAB_MEMORY_DOMAINS) {
 	}
 	my ($c, $o) = @f[1, 2];
 	push @cols, $c && $o && $c->{slab_kB} > 0
-		? sprintf('%.0f%% less', 100 * (1 - $o->{slab_kB} / $c->{slab_kB}))
+		? sprintf('%.0f%% less',
+			  100 * (1 - $o->{slab_kB} / $c->{slab_kB}))
 		: '-';
 	push @smem_table, \@cols;
 }
@@ -533,8 +537,9 @@ if (@smem_table) {
 		!$o ? 'no figure'
 		    : $o->{utilization_pct} >= 90 ? 'met' : 'not met');
 	print "\nslab memory: N domains each holding the same mix of objects\n";
-	print wrap('utilization = object bytes / slab bytes, kB = the slab '
-		   . 'pages the objects added (kernel/bench/bench_slab.c)'), "\n";
+	print wrap('utilization = object bytes / slab bytes, kB = the '
+		   . 'slab pages the objects added '
+		   . '(kernel/bench/bench_slab.c)'), "\n";
 	my $f = "%-8s %8s %8s %8s %8s %8s %8s  %s\n";
 	printf $f, '', 'KMEM=0', '', 'caches', '', 'objects', '', 'objects';
 	printf $f, 'domains', 'util', 'kB', 'util', 'kB', 'util', 'kB',
