@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * tests/unit/test_memcg_slab.c - accounted slab caches (mm/memcg/memcg_slab.c,
- * mm/slab.c): each domain gets its own child cache on its first
- * allocation, whose slab pages are charged to it and hold only its
+ * mm/slab.c, mm/slab_alloc.c): each domain gets its own child cache on its
+ * first allocation, whose slab pages are charged to it and hold only its
  * objects; kmalloc(GFP_ACCOUNT) the same; what is not accounted stays in
  * the root cache; a limit refuses objects; a domain removed while its
  * child caches hold objects stays dying until they are freed, and its
