@@ -31,12 +31,13 @@
  * and the poisoning of free objects under slab_debug - are
  * mm/slab_check.c. What the three share: mm/slab_internal.h.
  *
- * Accounting happens at two points only: the fast path chooses the cache
- * to take the object from in its interrupts-off section (slab_payer_charged:
- * the payer's child cache for an accounted allocation; the long way,
- * memcg_kmem_get_cache, makes it if there is none yet), and cache_grow()
- * takes a slab's pages through memcg_slab_alloc_pages(), which charges a
- * child cache's domain - and nobody for a root cache.
+ * Accounting happens at two points only: the fast path (mm/slab_alloc.c)
+ * chooses the cache to take the object from in its interrupts-off section
+ * (slab_payer_charged: the payer's child cache for an accounted
+ * allocation; the long way, memcg_kmem_get_cache, makes it if there is
+ * none yet), and cache_grow() here takes a slab's pages through
+ * memcg_slab_alloc_pages(), which charges a child cache's domain - and
+ * nobody for a root cache.
  */
 #include "mm/slab_internal.h"
 
@@ -362,4 +363,19 @@ void get_slabinfo(struct kmem_cache *c, struct slabinfo *info)
 	info->objperslab = c->num;
 	info->pagesperslab = 1u << c->order;
 	spin_unlock_irqrestore(&c->lock, flags);
+}
+
+struct kmem_cache *kmem_cache_find(const char *name)
+{
+	struct kmem_cache *c, *found = NULL;
+	unsigned long flags = spin_lock_irqsave(&slab_caches_lock);
+
+	list_for_each_entry(c, &slab_caches, list) {
+		if (!strcmp(c->name, name)) {
+			found = c;
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&slab_caches_lock, flags);
+	return found;
 }

@@ -213,6 +213,12 @@ unsigned long kmem_cache_in_use(struct kmem_cache *cache);
  * are free (read without stopping their CPUs: exact when they are idle). */
 void get_slabinfo(struct kmem_cache *cache, struct slabinfo *info);
 
+/* kmem_cache_find - the cache that /proc/slabinfo calls name (a child
+ * cache: "root(domain)"), or NULL. For the tests and benchmarks: the
+ * caller knows the cache outlives its use (a built-in cache, or one it
+ * made). */
+struct kmem_cache *kmem_cache_find(const char *name);
+
 /*
  * slab_check - the slab allocator's invariants, for `check`: in every
  * cache, each slab's count of objects in use matches its free list, the
@@ -242,8 +248,8 @@ static inline bool is_child_cache(const struct kmem_cache *cache)
  * kmem_cache_create_child - for mm/memcg/memcg_slab.c: a copy of root (same
  * object size, alignment and slab order) called name, for one domain:
  * memcg_params.memcg = memcg, root_cache = root. It is on slab_caches and
- * keeps no empty slab but its CPU slabs (see slab_place). NULL if out of
- * memory.
+ * keeps no empty slab but its CPU slabs (see slab_place, mm/slab_alloc.c).
+ * NULL if out of memory.
  */
 struct kmem_cache *kmem_cache_create_child(struct kmem_cache *root,
 					   struct mem_cgroup *memcg,

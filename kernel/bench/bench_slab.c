@@ -22,7 +22,6 @@
  * that `make bench` divides by.
  */
 #include <stdio.h>
-#include <string.h>
 
 #include "arch/x86_64/io.h"
 #include "kernel/bench/bench.h"
@@ -272,9 +271,10 @@ BENCH(slab_smp);
  * records the design keeps in slab memory. The KMEM=0 build packs the
  * same objects with no accounting at all: the most a design can reach
  * with this allocator (whose slab header, in the slab, leaves room for 7
- * objects of 512 bytes in a page, not 8: objects of 512 bytes and more
- * cannot fill more than 7/8 of a slab, which is why the mix, like
- * tally's own accounted objects, has none).
+ * objects of kmalloc-512 in a page, not 8: a kmalloc object of 512 bytes
+ * or more cannot fill more than 7/8 of a slab, which is why the mix has
+ * none; its task_struct objects, 960 bytes, fill 15/16 of a page, four
+ * beside the header).
  *
  * For the delta to be fair, the root caches of the mix are shrunk and
  * then every free object left on their slabs is taken (unaccounted) before
@@ -312,22 +312,6 @@ struct slab_memory_run {
 	void *fillers;  /* objects taken to fill the roots, chained */
 };
 
-/* cache_named - the root cache called name, or NULL. */
-static struct kmem_cache *cache_named(const char *name)
-{
-	struct kmem_cache *c, *found = NULL;
-	unsigned long flags = spin_lock_irqsave(&slab_caches_lock);
-
-	list_for_each_entry(c, &slab_caches, list) {
-		if (!is_child_cache(c) && !strcmp(c->name, name)) {
-			found = c;
-			break;
-		}
-	}
-	spin_unlock_irqrestore(&slab_caches_lock, flags);
-	return found;
-}
-
 /* mix_root - the root cache that serves slab_mix[i]. */
 static struct kmem_cache *mix_root(unsigned int i)
 {
@@ -339,7 +323,7 @@ static struct kmem_cache *mix_root(unsigned int i)
 	while (size < slab_mix[i].size)
 		size <<= 1;
 	snprintf(name, sizeof(name), "kmalloc-%lu", (unsigned long)size);
-	return cache_named(name);
+	return kmem_cache_find(name);
 }
 
 static void *mix_alloc(unsigned int i)
@@ -531,7 +515,7 @@ static void bench_slab_memory(void)
 	if (objects != SLAB_MIX_OBJECTS)
 		panic("bench slab_memory: slab_mix has %u objects, not %u",
 		      objects, SLAB_MIX_OBJECTS);
-	run.descriptors = cache_named("kmem_cache");
+	run.descriptors = kmem_cache_find("kmem_cache");
 	if (!run.descriptors) {
 		printk("# bench: slab_memory: no cache of caches\n");
 		return;

@@ -7,7 +7,7 @@
  * patched in, the real page allocator and the real control files.
  *
  * The allocations are made with the domain as the current charge target
- * (set_active_memcg, mm/memcg/kmem_hooks.h, as `run` charges a new task's
+ * (set_active_memcg, mm/memcg_hooks.h, as `run` charges a new task's
  * stack): the domain has no task, so its kmem usage is exactly what the test
  * allocates, to the page.
  */
@@ -33,20 +33,6 @@
 #define KT_OBJS_MAX (KT_SLABS * 64)
 
 static void *kt_objs[KT_OBJS_MAX];
-
-/* cache_listed - is a cache called name on slab_caches (/proc/slabinfo)? */
-static bool cache_listed(const char *name)
-{
-	struct kmem_cache *c;
-	bool found = false;
-
-	spin_lock(&slab_caches_lock);
-	list_for_each_entry(c, &slab_caches, list)
-		if (strcmp(c->name, name) == 0)
-			found = true;
-	spin_unlock(&slab_caches_lock);
-	return found;
-}
 
 /* slab_head - the first page of the slab (of 2^order pages) holding obj. */
 static struct page *slab_head(const void *obj, unsigned int order)
@@ -150,7 +136,8 @@ static void ktest_memcg_child_cache(struct ktest *t)
 		goto out;
 	KTEST_EXPECT(t, !strcmp(child->name, KT_CHILD_NAME),
 		     "named root(domain): ktest_acct(ktest_child_cache)");
-	KTEST_EXPECT(t, cache_listed(KT_CHILD_NAME), "listed in slabinfo");
+	KTEST_EXPECT(t, kmem_cache_find(KT_CHILD_NAME) == child,
+		     "listed in slabinfo");
 	KTEST_EXPECT(t, child->memcg_params.memcg == memcg &&
 			child->memcg_params.root_cache == cache,
 		     "the child cache knows its domain and its root cache");
@@ -203,13 +190,13 @@ static void ktest_memcg_child_cache(struct ktest *t)
 	KTEST_EXPECT(t, ctl_rmdir(KT_DIR, why) == 0, "rmdir the domain");
 	KTEST_EXPECT(t, mem_cgroup_nr_dying() == dying0 + 1,
 		     "it is dying: one more nr_dying_descendants");
-	KTEST_EXPECT(t, cache_listed(KT_CHILD_NAME),
+	KTEST_EXPECT(t, kmem_cache_find(KT_CHILD_NAME) != NULL,
 		     "its child cache still holds the object");
 	kmem_cache_free(cache, kt_objs[0]);
 	n = 0;
 	KTEST_EXPECT(t, mem_cgroup_nr_dying() == dying0,
 		     "the last object freed: the domain is freed");
-	KTEST_EXPECT(t, !cache_listed(KT_CHILD_NAME),
+	KTEST_EXPECT(t, !kmem_cache_find(KT_CHILD_NAME),
 		     "and its child cache with it");
 	if (mem_cgroup_nr_dying() != dying0) {
 		/* Destroying the root cache would destroy the child cache

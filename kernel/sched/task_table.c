@@ -30,10 +30,10 @@ static unsigned int task_count;
 static int next_pid = 1;
 
 /* Four tasks to a slab page: at 960 bytes (15 lines) four fit beside the
- * slab's descriptor; one byte more rounds each to 1024 bytes, and the
- * cache takes two-page slabs, so that a domain's first task costs it
- * 8 KiB of slab instead of 4 (tests/qemu/tasks.t counts it). Mind the
- * padding between fields before adding one. */
+ * slab's header (struct slab, one line); one byte more rounds each to
+ * 1024 bytes, and the cache takes two-page slabs, so that a domain's
+ * first task costs it 8 KiB of slab instead of 4 (tests/qemu/tasks.t
+ * counts it). Mind the padding between fields before adding one. */
 _Static_assert(sizeof(struct task) <= 15 * CACHELINE_SIZE,
 	       "struct task fits four to a slab page");
 

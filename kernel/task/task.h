@@ -105,8 +105,7 @@ struct task {
 	uint64_t runtime;             /* TSC cycles it has run */
 
 	/* Set: kernel allocations of this task are charged to this domain
-	 * instead of its own (set_active_memcg, mm/memcg_hooks.h). Last,
-	 * so that the fields above keep their offsets. */
+	 * instead of its own (set_active_memcg, mm/memcg_hooks.h). */
 	struct mem_cgroup *active_memcg;
 	/* Who pays for its kernel allocations: active_memcg if set, else
 	 * memcg, kept so under memcg_tree_lock wherever either is written

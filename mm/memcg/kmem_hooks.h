@@ -4,7 +4,8 @@
  * accounting (docs/interface.md: memcg_kmem_new_page,
  * memcg_kmem_commit_page, memcg_kmem_free_page; Linux 2012:
  * memcg_kmem_newpage_charge, memcg_kmem_commit_charge,
- * memcg_kmem_uncharge_pages), and who pays (memcg_kmem_payer).
+ * memcg_kmem_uncharge_pages). They learn who pays from memcg_kmem_payer
+ * (mm/memcg_hooks.h).
  *
  * A charge is a receipt (struct kmem_charge): taken before the pages are
  * allocated, then committed to the page (memcg_kmem_commit_page) or, if

@@ -15,7 +15,9 @@
 #           benchmarks, fork_exit, fork_exit_accounted, timing_overhead,
 #           each once (slab accounting: the default design, caches)
 #   objects the same kernel booted with slab_accounting=objects (the
-#           other slab design, docs/slab.md): the slab benchmarks again
+#           other slab design, docs/slab.md): the slab benchmarks again;
+#           skipped, as the objects boot on smp below, if the kernel
+#           does not read slab_accounting= (its columns then stay empty)
 #   nokmem  build/tally-nokmem.elf (make KMEM=0), the same: the
 #           denominators of the ratios
 #   notrace build/tally-notrace.elf (make TRACE=0): the page benchmarks,
@@ -214,8 +216,10 @@ if ($replay) {
 		$smp{$_->[1]} = $_->[4];
 	}
 	for my $o (grep { $_->[0] ne 'linux' } @old) {
-		my ($b, $m, $kind, $n, $cpus, $nid, $med, $p99, $ops, $u, $acc, $f, $d) = @$o;
-		$d = $b eq 'kmem' ? 'caches' : '' unless defined $d && length $d;
+		my ($b, $m, $kind, $n, $cpus, $nid, $med, $p99, $ops, $u, $acc,
+		    $f, $d) = @$o;
+		$d = $b eq 'kmem' ? 'caches' : ''
+			unless defined $d && length $d;
 		$unit = $u if $m eq 'one';
 		$smp_unit = $u if $m ne 'one';
 		my $l = $kind eq 'curve' ? "# $n cpus=$cpus" . (length $med ? " median_cycles=$med" : '')
@@ -232,14 +236,33 @@ if ($replay) {
 		: 'TSC cycles';
 }
 
+# reads_option($elf, $key) - whether the kernel in $elf looks $key up on
+# its command line: the key, a string of its own, is in the image. A
+# kernel ignores an option it does not read, so a boot with
+# slab_accounting=objects of a kernel without that design would put the
+# default design's figures in the objects columns.
+sub reads_option {
+	my ($elf, $key) = @_;
+	open my $fh, '<:raw', $elf or die "$elf: $!\n";
+	my $image = do { local $/; <$fh> };
+	close $fh;
+	return index($image, "$key\0") >= 0;
+}
+
 for my $r ($replay ? () : @runs) {
 	local $ENV{ELF} = $r->{elf};
 	local $ENV{QEMU_ACCEL} = $r->{accel} // $ENV{QEMU_ACCEL};
 	my $label = "$r->{build}-$r->{machine}";
 	$label .= "-$r->{design}" if ($r->{design} // '') eq 'objects';
+	my ($key) = ($r->{append} // '') =~ /^(\w+)=/;
+	if (defined $key && !reads_option($r->{elf}, $key)) {
+		print "bench: $label: skipped: $r->{elf} does not read $key=\n";
+		next;
+	}
 	my $t = Tally->boot(smp => $r->{smp}, mem => $r->{mem}, timeout => 1800,
 			    name => "bench-$label",
-			    defined $r->{append} ? (append => $r->{append}) : (),
+			    defined $r->{append}
+				? (append => $r->{append}) : (),
 			    @{$r->{args} // []} ? (qemu_args => $r->{args}) : ());
 	$t->prompt(120) or die "bench: $label: no prompt\n" . $t->transcript;
 	print "bench: $label: $r->{smp} CPU(s), ",
@@ -280,8 +303,8 @@ sub linux_take {
 	$linux_source = "measured by this run: Debian's Linux $kernel, "
 		. 'tests/bench/linux/run';
 	push @rows, ['linux', 'one', 'bench', $name, '', '', $med, $p99, $ops,
-		     'instructions', "-accel tcg @Bench::ICOUNT", "kernel=$kernel",
-		     ''];
+		     'instructions', "-accel tcg @Bench::ICOUNT",
+		     "kernel=$kernel", ''];
 }
 
 if ($replay) {
@@ -501,7 +524,8 @@ for my $d (@SLAB_MEMORY_DOMAINS) {
 	}
 	my ($c, $o) = @f[1, 2];
 	push @cols, $c && $o && $c->{slab_kB} > 0
-		? sprintf('%.0f%% less', 100 * (1 - $o->{slab_kB} / $c->{slab_kB}))
+		? sprintf('%.0f%% less',
+			  100 * (1 - $o->{slab_kB} / $c->{slab_kB}))
 		: '-';
 	push @smem_table, \@cols;
 }
@@ -513,8 +537,9 @@ if (@smem_table) {
 		!$o ? 'no figure'
 		    : $o->{utilization_pct} >= 90 ? 'met' : 'not met');
 	print "\nslab memory: N domains each holding the same mix of objects\n";
-	print wrap('utilization = object bytes / slab bytes, kB = the slab '
-		   . 'pages the objects added (kernel/bench/bench_slab.c)'), "\n";
+	print wrap('utilization = object bytes / slab bytes, kB = the '
+		   . 'slab pages the objects added '
+		   . '(kernel/bench/bench_slab.c)'), "\n";
 	my $f = "%-8s %8s %8s %8s %8s %8s %8s  %s\n";
 	printf $f, '', 'KMEM=0', '', 'caches', '', 'objects', '', 'objects';
 	printf $f, 'domains', 'util', 'kB', 'util', 'kB', 'util', 'kB',

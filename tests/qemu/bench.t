@@ -53,14 +53,19 @@ ok(Bench::spec9_ok($fork) && $fork =~ /^bench fork_exit_accounted median_cycles=
 # nothing left behind (check, and no "not given back" diagnostic).
 my @mem = $t->cmd('bench slab_memory', 300);
 my @lines = grep { /^bench / } @mem;
-is(scalar @lines, 3, 'slab_memory: three result lines') or diag(join "\n", @mem);
+is(scalar @lines, 3, 'slab_memory: three result lines')
+	or diag(join "\n", @mem);
 for my $i (0 .. 2) {
 	my $d = (1, 8, 64)[$i];
 	my $l = $lines[$i] // '';
-	ok(Bench::spec9_ok($l) && $l =~ /^bench slab_memory median_cycles=\d+ p99_cycles=\d+ ops=\d+ domains=$d utilization_pct=([1-9]\d*) slab_kB=[1-9]\d*$/
+	ok(Bench::spec9_ok($l)
+	   && $l =~ /^bench\ slab_memory\ median_cycles=\d+\ p99_cycles=\d+
+		     \ ops=\d+\ domains=$d\ utilization_pct=([1-9]\d*)
+		     \ slab_kB=[1-9]\d*$/x
 	   && $1 <= 100, "slab_memory, $d domains: $l");
 }
-ok(!grep({ /not given back|cannot remove|no memory/ } @mem), 'slab_memory: cleaned up')
+ok(!grep({ /not given back|cannot remove|no memory/ } @mem),
+   'slab_memory: cleaned up')
 	or diag(join "\n", @mem);
 $t->check_ok('after the benchmarks');
 is($t->poweroff, 1, 'poweroff');

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * tests/unit/test_memcg_slab.c - accounted slab caches (mm/memcg/memcg_slab.c,
- * mm/slab.c): each domain gets its own child cache on its first
- * allocation, whose slab pages are charged to it and hold only its
+ * mm/slab.c, mm/slab_alloc.c): each domain gets its own child cache on its
+ * first allocation, whose slab pages are charged to it and hold only its
  * objects; kmalloc(GFP_ACCOUNT) the same; what is not accounted stays in
  * the root cache; a limit refuses objects; a domain removed while its
  * child caches hold objects stays dying until they are freed, and its
@@ -70,20 +70,6 @@ static struct kmem_cache *child_of(struct mem_cgroup *memcg,
 				   struct kmem_cache *root)
 {
 	return memcg->view.slab_caches[root->memcg_params.id];
-}
-
-/* cache_listed - is a cache called name on slab_caches? */
-static bool cache_listed(const char *name)
-{
-	struct kmem_cache *c;
-	bool found = false;
-
-	spin_lock(&slab_caches_lock);
-	list_for_each_entry(c, &slab_caches, list)
-		if (strcmp(c->name, name) == 0)
-			found = true;
-	spin_unlock(&slab_caches_lock);
-	return found;
 }
 
 /* slabinfo_line - the /proc/slabinfo line of cache name, copied to line;
@@ -325,17 +311,17 @@ static void test_dying_domain_waits_for_objects(void **state)
 	void *obj = kmem_cache_alloc(acct, GFP_KERNEL);
 
 	assert_non_null(obj);
-	assert_true(cache_listed("acct(A)"));
+	assert_non_null(kmem_cache_find("acct(A)"));
 	test_task_exit(ta);
 	ta = NULL;
 	test_rmdir("/cgroup/A", 0);
 	assert_int_equal(mem_cgroup_nr_dying(), 1);
-	assert_true(cache_listed("acct(A)"));
+	assert_non_null(kmem_cache_find("acct(A)"));
 	assert_check_ok();
 
 	kmem_cache_free(acct, obj);  /* the last object: the last page */
 	assert_int_equal(mem_cgroup_nr_dying(), 0);
-	assert_false(cache_listed("acct(A)"));
+	assert_null(kmem_cache_find("acct(A)"));
 	assert_check_ok();
 	A = test_mkdir("/cgroup/A");  /* for the teardown */
 }
@@ -348,12 +334,13 @@ static void test_destroy_root_cache(void **state)
 	int id = tmp->memcg_params.id;
 
 	assert_true(id >= 0);
-	assert_true(cache_listed("tmp(A)"));
+	assert_ptr_equal(kmem_cache_find("tmp"), tmp);
 	assert_non_null(A->view.slab_caches[id]);
+	assert_ptr_equal(kmem_cache_find("tmp(A)"), A->view.slab_caches[id]);
 	kmem_cache_free(tmp, p);
 	kmem_cache_destroy(tmp);
-	assert_false(cache_listed("tmp(A)"));
-	assert_false(cache_listed("tmp"));
+	assert_null(kmem_cache_find("tmp(A)"));
+	assert_null(kmem_cache_find("tmp"));
 	assert_null(A->view.slab_caches[id]);
 }
 

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
  * tests/unit/test_slab.c - host tests of the slab allocator and kmalloc
- * (mm/slab.c, mm/slab_alloc.c): objects are distinct and aligned, freed
- * objects are reused, empty slabs go back to the buddy allocator, kmalloc
- * size classes and large kmallocs, misuse panics, and several threads on
- * one cache.
+ * (mm/slab.c, mm/slab_alloc.c, mm/slab_check.c): objects are distinct and
+ * aligned, freed objects are reused, empty slabs go back to the buddy
+ * allocator, kmalloc size classes and large kmallocs, misuse panics (the
+ * debug build's poison included), `check`'s invariants, and several
+ * threads on one cache.
  */
 #include <stdarg.h>
 #include <stddef.h>
