@@ -629,10 +629,17 @@ sub wrap {
 }
 
 # --- the SMP tables ------------------------------------------------------------
+# per_cpu_pct - per-CPU throughput at K CPUs as a % of one CPU's; undef
+# for a benchmark run at one K only (slab_smp runs on all CPUs at once).
 sub per_cpu_pct {
 	my ($c, $k) = @_;
 	return $c->{1} && $c->{1}{median} && $c->{$k} && $c->{$k}{median}
-		? 100 * $c->{1}{median} / $c->{$k}{median} : 0;
+		? 100 * $c->{1}{median} / $c->{$k}{median} : undef;
+}
+# with_pct($median, $pct) - "N (P%)", or "N" without a one-CPU figure.
+sub with_pct {
+	my ($median, $pct) = @_;
+	return defined $pct ? sprintf('%d (%.0f%%)', $median, $pct) : $median;
 }
 for my $m (qw(smp numa2)) {
 	my $cm = $curve{$m} or next;
@@ -651,8 +658,9 @@ for my $m (qw(smp numa2)) {
 	for my $n (@{$smp_names{$m}}) {
 		my $c = $cm->{$n} or next;
 		printf "%-24s", $n;
-		printf " %9s (%4.0f%%)", $c->{$_} ? $c->{$_}{median} // '-' : '-',
-			per_cpu_pct($c, $_) for @ks;
+		printf " %16s", $c->{$_} && defined $c->{$_}{median}
+			? with_pct($c->{$_}{median}, per_cpu_pct($c, $_)) : '-'
+			for @ks;
 		print "\n";
 		my @keys;
 		for my $k (@ks) {
@@ -682,7 +690,9 @@ for my $m (qw(smp numa2)) {
 		my $c = $curve{$m}{$n} or next;
 		print $md "| $label: `$n` |", join('', map {
 			$c->{$_} && defined $c->{$_}{median}
-				? sprintf(' %d (%.0f%%) |', $c->{$_}{median}, per_cpu_pct($c, $_)) : ' |'
+				? ' ' . with_pct($c->{$_}{median},
+						 per_cpu_pct($c, $_)) . ' |'
+				: ' |'
 		} @mk), "\n";
 		my @keys;
 		for my $k (@mk) {
@@ -741,10 +751,13 @@ for my $m (qw(smp numa2)) {
 	my $i = 0;
 	for my $n (@{$smp_names{$m}}) {
 		my $c = $cm->{$n} or next;
+		# A curve needs the one-CPU figure: slab_smp has none.
+		my @k = grep { defined per_cpu_pct($c, $_) }
+			sort { $a <=> $b } keys %$c;
+		next unless @k;
 		my $file = "$out/smp-$m-$n.dat";
 		open $dat, '>', $file or die "$file: $!\n";
-		printf $dat "%d %.1f\n", $_, per_cpu_pct($c, $_)
-			for sort { $a <=> $b } keys %$c;
+		printf $dat "%d %.1f\n", $_, per_cpu_pct($c, $_) for @k;
 		close $dat;
 		push @lines, "'$file' using 1:2 title '$n' with linespoints lw 2 "
 			. $palette[$i++ % @palette];
