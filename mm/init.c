@@ -22,6 +22,7 @@
 #include "mm/init.h"
 
 #include "mm/buddy.h"
+#include "mm/memcg_hooks.h"
 #include "mm/numa.h"
 #include "mm/page.h"
 #include "mm/pcp.h"
@@ -221,6 +222,7 @@ void mm_init(const struct phys_range *ram, int nr_ram,
 
 	/* 4. The layers above the buddy allocator. */
 	pcp_init();
+	slab_accounting_setup();  /* the design decides the slab layout */
 	kmem_cache_init();
 
 	/* Nothing is printed: the banner must be the first line

@@ -155,6 +155,9 @@ struct memcg_kmem_view {
 	struct kmem_cache *slab_caches[MEMCG_CACHES_MAX];  /* child caches,
 							    * by root id */
 	unsigned long kmem_accounted;  /* KMEM_ACCOUNTED_* bits: charged? */
+	struct obj_owner *obj_owner;   /* `objects`: the owner record its
+					* objects are charged to (NULL for
+					* the root, and in `caches`) */
 };
 
 static inline const struct memcg_kmem_view *
@@ -198,5 +201,135 @@ memcg_kmem_child_cache(const struct mem_cgroup *memcg, int id)
  * nobody (__GFP_KMEMCG is dropped).
  */
 struct page *memcg_slab_alloc_pages(struct kmem_cache *cache, gfp_t gfp);
+
+/* --- the `objects` design (mm/memcg/obj_owner.h, docs/slab.md) ----------- */
+
+/*
+ * slab_accounting=caches|objects on the kernel command line chooses how
+ * accounted slab objects are charged: `caches` (the default, the 2012
+ * design above: a child cache per domain, charged by the page) or
+ * `objects` (Linux 5.9: the root caches' slabs are shared, and each
+ * object is charged by the byte to its domain's owner record, whose id
+ * the slab keeps beside the object). The key is on in `objects`, set
+ * once, before the slab allocator starts (slab_accounting_setup).
+ */
+extern struct static_key memcg_slab_objects_key;
+
+static inline bool memcg_slab_objects(void)
+{
+#ifdef CONFIG_MEMCG_KMEM
+	return static_branch_unlikely(&memcg_slab_objects_key);
+#else
+	return false;
+#endif
+}
+
+/* slab_accounting_setup - read slab_accounting= (mm_init, before
+ * kmem_cache_init: the design decides the slab layout); nothing is
+ * printed yet (the banner comes first). slab_accounting_report - print
+ * the design chosen, and any bad value: once, after the banner. */
+void slab_accounting_setup(void);
+void slab_accounting_report(void);
+
+/* memcg_slab_set_objects - switch the design (host tests, before
+ * kmem_cache_init, with no domain but the root). */
+void memcg_slab_set_objects(bool on);
+
+/*
+ * The part of an owner record the slab's fast paths touch (the first
+ * member of struct obj_owner). An object's owner is kept in its slab as
+ * this id (0: none), an index into obj_owner_table: 2 bytes an object,
+ * not a pointer's 8.
+ */
+struct obj_owner;
+struct obj_owner_view {
+	uint16_t id;
+};
+
+#define OBJ_OWNER_MAX 16384  /* owner records alive at once; id 0 unused */
+
+extern struct obj_owner *obj_owner_table[OBJ_OWNER_MAX];
+
+static inline uint16_t obj_owner_id(const struct obj_owner *owner)
+{
+	return ((const struct obj_owner_view *)owner)->id;
+}
+
+/*
+ * obj_stock - this CPU's byte stock (Linux: struct obj_stock): bytes
+ * charged to one owner record and not yet handed to an object; it holds
+ * a reference on the record. It is part of the CPU's charge stock
+ * (mm/memcg/stock.h), in the same cache line, at OBJ_STOCK_OFFSET.
+ */
+struct obj_stock {
+	struct obj_owner *cached;
+	unsigned int nr_bytes;
+};
+
+#define OBJ_STOCK_OFFSET 16
+#define OBJ_STOCK_MAX 4096  /* the most bytes a stock keeps: a page */
+
+static inline struct obj_stock *this_cpu_obj_stock(void)
+{
+	return (struct obj_stock *)((char *)this_cpu_area() +
+				    OBJ_STOCK_OFFSET);
+}
+
+/* __obj_stock_take - charge bytes to owner from stock, if it holds
+ * enough for owner. Interrupts off. */
+static __attribute__((always_inline)) inline bool
+__obj_stock_take(struct obj_stock *stock, struct obj_owner *owner,
+		 unsigned int bytes)
+{
+	unsigned int left;
+
+	/* Too few is the subtraction's borrow: one test for both. */
+	if (stock->cached != owner ||
+	    __builtin_sub_overflow(stock->nr_bytes, bytes, &left))
+		return false;
+	stock->nr_bytes = left;
+	return true;
+}
+
+/* __obj_stock_give - a freed object's bytes back to stock, if it holds
+ * owner and has room. Interrupts off. */
+static __attribute__((always_inline)) inline bool
+__obj_stock_give(struct obj_stock *stock, struct obj_owner *owner,
+		 unsigned int bytes)
+{
+	unsigned int sum = stock->nr_bytes + bytes;
+
+	if (stock->cached != owner || sum > OBJ_STOCK_MAX)
+		return false;
+	stock->nr_bytes = sum;
+	return true;
+}
+
+/*
+ * memcg_slab_pre_alloc_hook - `objects`, the long way: who pays for an
+ * allocation of bytes from cache, charged now (Linux: obj_cgroup_charge
+ * in memcg_slab_pre_alloc_hook). Returns 0 with *owner the record
+ * charged, or NULL if nobody pays; -ENOMEM if the charge was refused.
+ * Interrupts on.
+ */
+int memcg_slab_pre_alloc_hook(struct kmem_cache *cache, gfp_t gfp,
+			      unsigned int bytes, struct obj_owner **owner);
+
+/*
+ * __memcg_slab_free_hook - `objects`: bytes of owner come back (an
+ * object freed whose bytes this CPU's byte stock could not take, or an
+ * allocation that failed after its charge): to the owner record, whole
+ * pages to its domain's counters (Linux: obj_cgroup_uncharge). Any
+ * context, no slab lock held.
+ */
+void __memcg_slab_free_hook(struct obj_owner *owner, unsigned int bytes);
+
+/*
+ * slab_owned_walk - for `check` and memory.stat: call fn(id, bytes, arg)
+ * for each object with an owner in every cache's slabs, each cache's lock
+ * held meanwhile (mm/slab_check.c).
+ */
+void slab_owned_walk(void (*fn)(unsigned int id, unsigned int bytes,
+				void *arg), void *arg);
 
 #endif

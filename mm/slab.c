@@ -58,6 +58,28 @@ struct kmem_cache kmalloc_caches[KMALLOC_NR_CACHES] __cacheline_aligned;
 
 /* --- setting a cache up --------------------------------------------------- */
 
+static inline size_t round_up(size_t n, size_t align)
+{
+	return (n + align - 1) & ~(align - 1);
+}
+
+/*
+ * fit - how many objects a slab of bytes holds; sets c->offset, the
+ * first object's, after the header and (`objects`) the objects' owner
+ * ids, 2 bytes each.
+ */
+static size_t fit(struct kmem_cache *c, size_t bytes)
+{
+	size_t ids = memcg_slab_objects() ? sizeof(uint16_t) : 0;
+	size_t num = (bytes - sizeof(struct slab)) / (c->size + ids);
+
+	c->offset = round_up(sizeof(struct slab) + num * ids, c->align);
+	while (num && c->offset + num * c->size > bytes)
+		c->offset = round_up(sizeof(struct slab) + --num * ids,
+				     c->align);
+	return num;
+}
+
 /*
  * calculate_sizes - choose the slab order: the smallest order that wastes
  * at most 1/8 of the slab (the header and the tail that no object fills),
@@ -70,11 +92,11 @@ static bool calculate_sizes(struct kmem_cache *c)
 
 	for (unsigned int order = 0; order <= SLAB_MAX_ORDER; order++) {
 		size_t bytes = PAGE_SIZE << order;
-		size_t num, waste;
+		size_t num = fit(c, bytes);
+		size_t waste;
 
-		if (bytes < c->offset + c->size)
+		if (num == 0)
 			continue;
-		num = (bytes - c->offset) / c->size;
 		waste = bytes - c->offset - num * c->size;
 		best = order;
 		if (waste * 8 <= bytes)
@@ -83,15 +105,12 @@ static bool calculate_sizes(struct kmem_cache *c)
 	if (best > SLAB_MAX_ORDER)
 		return false;
 	c->order = best;
-	c->num = ((PAGE_SIZE << best) - c->offset) / c->size;
+	c->num = fit(c, PAGE_SIZE << best);
 	if (c->num > UINT16_MAX)  /* page->slab_inuse is 16 bits */
 		c->num = UINT16_MAX;
+	c->slab_mask = ~((PAGE_SIZE << best) - 1);
+	c->reciprocal = (unsigned int)(((1ull << 32) + c->size - 1) / c->size);
 	return true;
-}
-
-static inline size_t round_up(size_t n, size_t align)
-{
-	return (n + align - 1) & ~(align - 1);
 }
 
 /* cache_setup - fill in a cache; false if size or align cannot be met. */
@@ -115,7 +134,6 @@ static bool cache_setup(struct kmem_cache *c, const char *name, size_t size,
 	c->object_size = size;
 	c->size = round_up(size, align);
 	c->align = align;
-	c->offset = round_up(sizeof(struct slab), align);
 	c->flags = flags;
 	c->active_objs = 0;
 	c->num_slabs = 0;
@@ -226,6 +244,8 @@ struct page *cache_grow(struct kmem_cache *c, gfp_t gfp)
 	slab = slab_of(page);
 	slab->cache = c;
 	slab->freelist = slab_object(c, slab, 0);
+	if (memcg_slab_objects())
+		memset(slab->owner_ids, 0, c->num * sizeof(uint16_t));
 	for (unsigned int i = 0; i < c->num; i++) {
 		void *obj = slab_object(c, slab, i);
 

@@ -105,6 +105,8 @@ struct kmem_cache {
 	unsigned int offset;           /* first object, from the slab start */
 	unsigned int order;            /* each slab is 2^order pages */
 	unsigned int num;              /* objects per slab */
+	unsigned int reciprocal;       /* 2^32 / size, rounded up */
+	uintptr_t slab_mask;           /* an object's address & it: its slab */
 	unsigned int flags;
 	unsigned long active_objs;     /* objects in use or on CPU lists */
 	unsigned long num_slabs;       /* slabs held, CPU slabs included */

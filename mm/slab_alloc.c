@@ -295,6 +295,15 @@ static inline struct kmem_cache *memcg_kmem_get_cache(struct kmem_cache *c,
 	return __memcg_kmem_get_cache(c, gfp, ref);
 }
 
+/* memcg_slab_post_alloc_hook - `objects`: obj, just handed out by c,
+ * is owner's (Linux: memcg_slab_post_alloc_hook). */
+static __attribute__((always_inline)) inline void
+memcg_slab_post_alloc_hook(struct kmem_cache *c, void *obj,
+			   struct obj_owner *owner)
+{
+	*slab_owner_id(c, obj) = obj_owner_id(owner);
+}
+
 /* kmem_cache_alloc_slow - the long way, when the fast path found this
  * CPU's list empty or the payer without a child cache of c: the cache
  * chosen again, with a reference on the domain and its child cache made
@@ -303,9 +312,22 @@ static inline struct kmem_cache *memcg_kmem_get_cache(struct kmem_cache *c,
 static __attribute__((noinline)) void *
 kmem_cache_alloc_slow(struct kmem_cache *c, gfp_t gfp)
 {
+	struct obj_owner *owner;
 	struct mem_cgroup *ref;
 	void *obj;
 
+	/* `objects`: the root cache serves, the owner record is charged
+	 * first, and the object records it (memcg_slab_post_alloc_hook). */
+	if (memcg_slab_objects()) {
+		if (memcg_slab_pre_alloc_hook(c, gfp, c->size, &owner))
+			return NULL;
+		obj = slab_alloc_slow(c, gfp);
+		if (owner && obj)
+			memcg_slab_post_alloc_hook(c, obj, owner);
+		else if (owner)
+			__memcg_slab_free_hook(owner, c->size);
+		return obj;
+	}
 	/* An accounted allocation is served by the domain's child cache,
 	 * whose slabs are charged to the domain as whole pages. */
 	c = memcg_kmem_get_cache(c, gfp, &ref);
@@ -339,6 +361,29 @@ fast_done(struct kmem_cache *c, void *obj, gfp_t gfp)
 {
 	if (gfp & __GFP_ZERO)
 		return memset(obj, 0, c->object_size);
+	return obj;
+}
+
+/*
+ * owned_pop - `objects`, interrupts off: an object of c for payer,
+ * charged to payer's owner record from this CPU's byte stock, or NULL
+ * (the stock cannot serve, or the CPU list is empty: the long way).
+ */
+static __attribute__((always_inline)) inline void *
+owned_pop(struct kmem_cache *c, struct mem_cgroup *payer)
+{
+	struct obj_owner *owner = memcg_kmem_view(payer)->obj_owner;
+	struct obj_stock *stock = this_cpu_obj_stock();
+	void *obj;
+
+	if (!__obj_stock_take(stock, owner, c->size))
+		return NULL;
+	obj = cpu_pop(c);
+	if (unlikely(!obj)) {  /* the charge goes back where it came from */
+		stock->nr_bytes += c->size;
+		return NULL;
+	}
+	memcg_slab_post_alloc_hook(c, obj, owner);
 	return obj;
 }
 
@@ -380,6 +425,8 @@ slab_alloc_from_cpu(struct kmem_cache *c, gfp_t gfp, bool key_on)
 	flags = local_irq_save();
 	if (!key_on || !slab_payer_charged(c, gfp, &payer))
 		obj = cpu_pop(c);
+	else if (memcg_slab_objects())
+		obj = owned_pop(c, payer);
 	else if ((child = memcg_kmem_child_cache(payer, c->memcg_params.id)))
 		obj = cpu_pop(child);
 	local_irq_restore(flags);
@@ -482,6 +529,25 @@ slab_free_slow(struct kmem_cache *c, struct page *page, void *obj,
 }
 
 /*
+ * memcg_slab_free_hook - `objects`, interrupts off: the object whose
+ * owner id is at *id is being freed; if it has an owner, its bytes go
+ * back to this CPU's byte stock, or else the long way (Linux:
+ * memcg_slab_free_hook).
+ */
+static __attribute__((always_inline)) inline void
+memcg_slab_free_hook(struct kmem_cache *c, uint16_t *id)
+{
+	struct obj_owner *owner;
+
+	if (likely(!*id))
+		return;
+	owner = obj_owner_table[*id];
+	*id = 0;
+	if (unlikely(!__obj_stock_give(this_cpu_obj_stock(), owner, c->size)))
+		__memcg_slab_free_hook(owner, c->size);
+}
+
+/*
  * slab_free - put obj back. The checks name the cache and the object: a
  * wrong cache, an address that is not an object, a double free. The
  * common case, an object of this CPU's slab, goes on this CPU's list in
@@ -493,7 +559,7 @@ slab_free(struct kmem_cache *c, struct page *page, void *obj, const char *who)
 	struct slab *slab = slab_of(page);
 	struct kmem_cache_cpu *cpu;
 	unsigned long flags;
-	size_t offset;
+	size_t offset, index;
 
 	/* An object of a child cache may be freed through its root cache. */
 	if (unlikely(slab->cache != c) &&
@@ -501,13 +567,16 @@ slab_free(struct kmem_cache *c, struct page *page, void *obj, const char *who)
 		panic("%s: object %p belongs to cache %s, not %s", who, obj,
 		      slab->cache->name, c->name);
 	c = slab->cache;
-	offset = (char *)obj - (char *)slab_object(c, slab, 0);
-	if (unlikely((char *)obj < (char *)slab_object(c, slab, 0) ||
-		     offset % c->size != 0 || offset / c->size >= c->num))
+	/* Below the first object, the offset wraps to a huge index. */
+	offset = (uintptr_t)obj - (uintptr_t)slab_object(c, slab, 0);
+	index = offset / c->size;
+	if (unlikely(offset % c->size != 0 || index >= c->num))
 		panic("%s: cache %s: %p is not the start of an object", who,
 		      c->name, obj);
 
 	flags = local_irq_save();
+	if (memcg_slab_objects())
+		memcg_slab_free_hook(c, &slab->owner_ids[index]);
 	cpu = this_cpu_slab(c);
 	if (likely(cpu->page == page && !slab_debug)) {
 		if (unlikely(obj == cpu->freelist))

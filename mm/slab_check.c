@@ -17,6 +17,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "mm/memcg_hooks.h"
+
 /* --- poisoning (slab_debug) ----------------------------------------------- */
 
 void poison_object(struct kmem_cache *c, void *obj)
@@ -145,4 +147,47 @@ int slab_check(char *buf, size_t size)
 		check_cache(&o, c);
 	spin_unlock_irqrestore(&slab_caches_lock, flags);
 	return o.failures;
+}
+
+/* --- the owners of objects (`objects`) ------------------------------------ */
+
+/* owned_in_slab - fn for each object of the slab that has an owner. */
+static void owned_in_slab(struct kmem_cache *c, struct page *page,
+			  void (*fn)(unsigned int, unsigned int, void *),
+			  void *arg)
+{
+	struct slab *slab = slab_of(page);
+
+	for (unsigned int i = 0; i < c->num; i++)
+		if (READ_ONCE(slab->owner_ids[i]))
+			fn(READ_ONCE(slab->owner_ids[i]), c->size, arg);
+}
+
+void slab_owned_walk(void (*fn)(unsigned int id, unsigned int bytes,
+				void *arg), void *arg)
+{
+	unsigned long flags = spin_lock_irqsave(&slab_caches_lock);
+	struct kmem_cache *c;
+	struct page *page;
+
+	if (!memcg_slab_objects()) {
+		spin_unlock_irqrestore(&slab_caches_lock, flags);
+		return;
+	}
+	list_for_each_entry(c, &slab_caches, list) {
+		struct list_head *lists[] = {&c->slabs_partial, &c->slabs_full,
+					     &c->slabs_free};
+
+		spin_lock(&c->lock);
+		for (unsigned int i = 0; i < 3; i++)
+			list_for_each_entry(page, lists[i], lru)
+				owned_in_slab(c, page, fn, arg);
+		for (unsigned int i = 0; i < NR_CPUS; i++) {
+			page = READ_ONCE(c->cpu_slab[i].page);
+			if (page)
+				owned_in_slab(c, page, fn, arg);
+		}
+		spin_unlock(&c->lock);
+	}
+	spin_unlock_irqrestore(&slab_caches_lock, flags);
 }

@@ -15,10 +15,13 @@
 #include "mm/debug_free.h"
 #include "mm/page.h"
 
-/* The header at the start of every slab. */
+/* The header at the start of every slab. In the `objects` design
+ * (mm/memcg_hooks.h) it ends with the owner id of each object, 0 for an
+ * object charged to nobody (or free); the objects start after it. */
 struct slab {
 	struct kmem_cache *cache;
 	void *freelist;  /* first free object, NULL if none */
+	uint16_t owner_ids[];  /* `objects` only: num of them */
 };
 
 /* Slabs are at most 2^3 pages (32 KiB), as Linux's costly order. */
@@ -46,6 +49,23 @@ static inline void *slab_object(struct kmem_cache *c, struct slab *slab,
 				unsigned int i)
 {
 	return (char *)slab + c->offset + (size_t)i * c->size;
+}
+
+/*
+ * slab_owner_id - where the owner id of obj, an object handed out by c, is
+ * kept (`objects`). The slab is found by rounding the address down to the
+ * slab's size (buddy blocks are aligned to their size), the index by a
+ * multiply with the reciprocal of the object size, not a divide: exact,
+ * since the offset is a multiple of the size and below 2^16 of them.
+ */
+static __attribute__((always_inline)) inline uint16_t *
+slab_owner_id(const struct kmem_cache *c, const void *obj)
+{
+	uintptr_t slab = (uintptr_t)obj & c->slab_mask;
+	uint64_t offset = (uintptr_t)obj - slab - c->offset;
+
+	return &((struct slab *)slab)->owner_ids[(offset * c->reciprocal) >>
+						 32];
 }
 
 /*

@@ -30,6 +30,7 @@
 #include "kernel/base/platform.h"
 #include "kernel/sched/sched.h"
 #include "mm/init.h"
+#include "mm/memcg_hooks.h"
 
 extern int vga_enabled;
 
@@ -82,6 +83,7 @@ _Noreturn void kmain(uint32_t magic, uint64_t info_phys)
 		(boot_info.ram_bytes + (384 << 10) + (1 << 20) - 1) >> 20;
 	printk("tally %s cpus=%u mem=%luMiB\n", TALLY_VERSION, nr_cpus,
 	       (unsigned long)mem_mib);
+	slab_accounting_report();  /* read by mm_init, told after the banner */
 
 	initcalls_run(bus);     /* PCI */
 	/* the serial line's and keyboards' interrupts */

@@ -21,6 +21,7 @@
 #include "mm/buddy.h"
 #include "mm/memcg/memcg_stat.h"
 #include "mm/memcg/memcontrol.h"
+#include "mm/memcg/obj_owner.h"
 #include "mm/memcg/stock.h"
 
 /* Room kept at the end of the buffer for the "N more" line. */
@@ -129,6 +130,39 @@ static void check_domain(struct check_report *r, struct mem_cgroup *memcg,
 	check_counter(r, path, "kmem", &memcg->kmem);
 }
 
+/*
+ * check_owner - `objects`: an owner record's pages are what its objects,
+ * the byte stocks and its leftover hold, and the domain it charges is a
+ * live one (a removed domain's records were handed to its parent).
+ * obj_owner_lock held (obj_owner_scan).
+ */
+static void check_owner(struct obj_owner *owner, void *arg)
+{
+	struct check_report *r = arg;
+	uint64_t held = owner->scan_bytes + owner->scan_stocked +
+			owner->nr_bytes;
+	char path[MEMCG_PATH_MAX];
+
+	mem_cgroup_path(owner->memcg, path, sizeof(path));
+	if ((uint64_t)owner->nr_pages * PAGE_SIZE != held)
+		fail(r, "%s: owner record %u: %lu pages charged (%llu bytes), "
+		     "but its objects (%llu) + stocked (%llu) + left over "
+		     "(%u) are %llu bytes", path, owner->view.id,
+		     owner->nr_pages,
+		     (unsigned long long)owner->nr_pages * PAGE_SIZE,
+		     (unsigned long long)owner->scan_bytes,
+		     (unsigned long long)owner->scan_stocked, owner->nr_bytes,
+		     (unsigned long long)held);
+	if (owner->nr_bytes >= PAGE_SIZE)
+		fail(r, "%s: owner record %u keeps %u bytes left over, a "
+		     "whole page or more", path, owner->view.id,
+		     owner->nr_bytes);
+	if (__atomic_load_n(&owner->memcg->dying, __ATOMIC_ACQUIRE))
+		fail(r, "%s: removed, but owner record %u still charges it "
+		     "(it should have moved to the parent)", path,
+		     owner->view.id);
+}
+
 /* check_tree - what only the tree knows. memcg_tree_lock held. */
 static void check_tree(struct check_report *r)
 {
@@ -163,6 +197,11 @@ static void check_tree(struct check_report *r)
 				     "its active_memcg nor its domain", path,
 				     task->pid);
 		}
+		if (memcg_slab_objects() && !mem_cgroup_is_root(pos) &&
+		    (!pos->view.obj_owner ||
+		     READ_ONCE(pos->view.obj_owner->memcg) != pos))
+			fail(r, "%s: its own owner record is missing or "
+			     "charges another domain", path);
 		if (tasks != pos->nr_tasks)
 			fail(r, "%s: %u tasks on its list, nr_tasks %u", path,
 			     tasks, pos->nr_tasks);
@@ -198,6 +237,13 @@ int memcg_check(char *buf, size_t size)
 	if (census.root_kmem_pages)
 		fail(&r, "%lu kernel pages are charged to the root",
 		     census.root_kmem_pages);
+	if (census.unknown_owners)
+		fail(&r, "%lu owner records charge something that is not a "
+		     "domain", census.unknown_owners);
+	if (census.unowned_bytes)
+		fail(&r, "%llu bytes of objects name an owner record that "
+		     "does not exist",
+		     (unsigned long long)census.unowned_bytes);
 	if (census.unknown_stocks)
 		fail(&r, "%lu CPU stocks name something that is not a domain",
 		     census.unknown_stocks);
@@ -216,6 +262,8 @@ int memcg_check(char *buf, size_t size)
 		fail(&r, "%lu removed domains are pinned, nr_dying_descendants "
 		     "%lu", dying, mem_cgroup_nr_dying());
 	memcg_census_release(&census);
+	if (memcg_slab_objects())
+		obj_owner_scan(check_owner, &r);
 
 	memcg_tree_lock();
 	check_tree(&r);

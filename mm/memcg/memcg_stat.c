@@ -28,6 +28,7 @@
 #include "mm/buddy.h"
 #include "mm/memcg/memcontrol.h"
 #include "mm/page.h"
+#include "mm/memcg/obj_owner.h"
 #include "mm/memcg/stock.h"
 
 /* Serialises users of the scan_* fields of the domains. */
@@ -161,6 +162,21 @@ static void census_walk(struct memcg_census *census)
 	}
 }
 
+/* census_owner - an owner record's pages are owed by its domain's
+ * counters, and its live objects are the domain's slab bytes. */
+static void census_owner(struct obj_owner *owner, void *arg)
+{
+	struct memcg_census *census = arg;
+	struct mem_cgroup *memcg = memcg_census_find(census, owner->memcg);
+
+	if (!memcg) {
+		census->unknown_owners++;
+		return;
+	}
+	owe(memcg, (int64_t)owner->nr_pages * PAGE_SIZE, true);
+	memcg->scan_slab_bytes += owner->scan_bytes;
+}
+
 int memcg_census_take(struct memcg_census *census)
 {
 	*census = (struct memcg_census){0};
@@ -178,8 +194,11 @@ int memcg_census_take(struct memcg_census *census)
 		memcg->scan_kmem_pages = 0;
 		memcg->scan_user_pages = 0;
 		memcg->scan_slab_pages = 0;
+		memcg->scan_slab_bytes = 0;
 	}
 	census_walk(census);
+	if (memcg_slab_objects())
+		census->unowned_bytes = obj_owner_scan(census_owner, census);
 	return 0;
 }
 
@@ -211,7 +230,8 @@ static unsigned long user_pages_total(void)
  * is what pages use. */
 static void drain_for_reading(struct mem_cgroup *memcg, bool kmem)
 {
-	if (!in_interrupt() && memcg_stock_pages_subtree(memcg, kmem))
+	if (!in_interrupt() && (memcg_stock_pages_subtree(memcg, kmem) ||
+				(memcg_slab_objects() && obj_stock_bytes())))
 		drain_all_stock(memcg);
 }
 
@@ -274,7 +294,10 @@ int mem_cgroup_read_stat(struct mem_cgroup *memcg, struct mem_cgroup_stat *st)
 		uint64_t kmem = (uint64_t)m->scan_kmem_pages * PAGE_SIZE;
 		uint64_t stack = (uint64_t)READ_ONCE(m->nr_kernel_stack) *
 				 PAGE_SIZE;
-		uint64_t slab = (uint64_t)m->scan_slab_pages * PAGE_SIZE;
+		/* Whole pages of its child caches (`caches`), or its
+		 * records' objects (`objects`). */
+		uint64_t slab = (uint64_t)m->scan_slab_pages * PAGE_SIZE +
+				m->scan_slab_bytes;
 		uint64_t stock = (uint64_t)memcg_stock_pages(m) *
 				 PAGE_SIZE;
 

@@ -72,6 +72,10 @@ struct memcg_census {
 	unsigned long unknown_pages;      /* page->memcg is not a domain */
 	uint64_t first_unknown_pfn;
 	unsigned long unknown_stocks;     /* a stock's domain is not one */
+	unsigned long unknown_owners;     /* an owner record's domain is not
+					   * one */
+	uint64_t unowned_bytes;           /* objects whose owner id names no
+					   * record */
 };
 
 /*

@@ -40,6 +40,7 @@
 #include "mm/memcg/kmem_hooks.h"
 #include "mm/memcg/memcg_oom.h"
 #include "mm/memcg/memcg_slab.h"
+#include "mm/memcg/obj_owner.h"
 #include "mm/slab.h"
 #include "mm/memcg/stock.h"
 #include "mm/memcg/user_memory.h"
@@ -62,6 +63,7 @@ static struct mem_cgroup root_memcg = {
 	.sibling = LIST_HEAD_INIT(root_memcg.sibling),
 	.tasks = LIST_HEAD_INIT(root_memcg.tasks),
 	.all_node = {&memcg_all_list, &memcg_all_list},
+	.obj_owners = LIST_HEAD_INIT(root_memcg.obj_owners),
 	.name = "cgroup",
 };
 
@@ -161,6 +163,9 @@ static struct mem_cgroup *mem_cgroup_free(struct mem_cgroup *memcg)
 	/* Its child caches are empty by now: their slabs were its pages,
 	 * each holding a reference (mm/memcg/memcg_slab.h). */
 	memcg_slab_destroy_caches(memcg);
+	/* `objects`: its record, reparented, may live on for its objects. */
+	if (memcg->view.obj_owner)
+		obj_owner_put(memcg->view.obj_owner);
 
 	/* Once enabled for a domain, the hooks stay on until it is gone. */
 	if (memcg->kmem_account_activated)
@@ -315,11 +320,19 @@ int mem_cgroup_create(struct mem_cgroup *parent, const char *name,
 	INIT_LIST_HEAD(&memcg->sibling);
 	INIT_LIST_HEAD(&memcg->tasks);
 	INIT_LIST_HEAD(&memcg->all_node);
+	INIT_LIST_HEAD(&memcg->obj_owners);
 	memcg->refcnt = 1;  /* the tree's reference */
+	/* `objects`: its owner record, which holds a reference on it. */
+	if (memcg_slab_objects() && obj_owner_create(memcg)) {
+		kfree(memcg);
+		return -ENOMEM;
+	}
 
 	memcg_tree_lock();
 	if (parent->dying) {
 		memcg_tree_unlock();
+		if (memcg->view.obj_owner)
+			obj_owner_discard(memcg);
 		kfree(memcg);
 		return -ENOENT;
 	}
@@ -368,6 +381,10 @@ int mem_cgroup_destroy(struct mem_cgroup *memcg)
 	memcg_slab_flush(memcg);
 	drain_all_stock(memcg);
 	user_memory_move_parent(memcg);
+	/* `objects`: its records' charge moves up with them, so nothing
+	 * of it is left charged but whole kernel pages (none, usually). */
+	if (memcg_slab_objects())
+		obj_owner_reparent(memcg);
 	/* Only kernel pages are left charged: res usage = kmem usage. */
 	mem_cgroup_put(memcg);
 	return 0;

@@ -122,12 +122,16 @@ struct mem_cgroup {
 	long nr_kernel_stack;
 
 	struct list_head all_node;     /* on memcg_all_list */
+	struct list_head obj_owners;   /* `objects`: the owner records that
+					* charge it, its own and those of its
+					* removed descendants (obj_owner_lock) */
 	char name[MEMCG_NAME_MAX + 1];
 
 	/* Scratch space for mm/memcg/memcg_check.c and mm/memcg/memcg_stat.c,
 	 * under their own lock. */
 	int64_t scan_res, scan_kmem;
 	long scan_kmem_pages, scan_user_pages, scan_slab_pages;
+	uint64_t scan_slab_bytes;  /* `objects`: its records' live objects */
 };
 
 _Static_assert(offsetof(struct mem_cgroup, view) == 0,

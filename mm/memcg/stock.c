@@ -32,6 +32,7 @@
 
 #include "mm/memcg/memcg_trace.h"
 #include "mm/memcg/memcontrol.h"
+#include "mm/memcg/obj_owner.h"
 #include "mm/page.h"
 
 bool memcg_stock_enabled = true;
@@ -151,6 +152,7 @@ static void drain_local_stock(void *arg)
 					    top);
 		drain_stock(stock);
 	}
+	obj_stock_drain_subtree(&stock->obj, top);
 	local_irq_restore(flags);
 }
 

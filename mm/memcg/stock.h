@@ -32,9 +32,11 @@
 #define MM_STOCK_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "kernel/base/platform.h"
 #include "mm/memcg/memcg_trace.h"
+#include "mm/memcg_hooks.h"
 
 struct mem_cgroup;
 
@@ -46,7 +48,12 @@ struct memcg_stock_pcp {
 	struct mem_cgroup *cached;  /* the domain charged; never the root */
 	unsigned int nr_pages;      /* charged to res only */
 	unsigned int nr_kmem;       /* charged to res and kmem */
+	struct obj_stock obj;       /* `objects`: bytes of an owner record
+				     * (mm/memcg/obj_owner.h) */
 } __cacheline_aligned;
+
+_Static_assert(offsetof(struct memcg_stock_pcp, obj) == OBJ_STOCK_OFFSET,
+	       "the slab's fast paths find the byte stock at OBJ_STOCK_OFFSET");
 
 /* One per CPU, each written with interrupts off by its own CPU only (a
  * drain for another CPU is an IPI that runs on the stock's CPU). It lives

@@ -1,0 +1,454 @@
+// SPDX-License-Identifier: MIT
+/*
+ * mm/memcg/obj_owner.c - owner records and byte stocks, the `objects`
+ * design of slab accounting (mm/memcg/obj_owner.h; Linux 5.9:
+ * obj_cgroup_charge, obj_cgroup_uncharge, refill_obj_stock,
+ * drain_obj_stock, memcg_reparent_objcgs), and the boot option that
+ * chooses it.
+ *
+ * The fast paths are in mm/slab_alloc.c: an accounted allocation takes
+ * its bytes from this CPU's byte stock, and a free gives them back to it,
+ * in the interrupts-off section that pops or pushes the object. This file
+ * is the rest: a stock that cannot serve (another record's, or too few
+ * bytes) sends the allocation here, where whole pages are charged to the
+ * record's domain and the surplus refills the stock; a free the stock
+ * cannot take puts the bytes in the record's leftover, and each whole
+ * page of it is uncharged.
+ *
+ * What keeps a record's domain (owner->memcg) alive: the record's
+ * reference. It changes only under obj_owner_lock (reparenting), so a
+ * charge reads it there, takes a reference, charges with no lock held,
+ * and adds the pages to the record only if the record still charges that
+ * domain (else the charge is undone and made again).
+ */
+#include "mm/memcg/obj_owner.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "kernel/base/spinlock.h"
+#include "kernel/lib/cmdline.h"
+#include "kernel/task/task.h"
+#include "mm/memcg/memcontrol.h"
+#include "mm/memcg/stock.h"
+#include "mm/page.h"
+#include "mm/slab.h"
+
+DEFINE_STATIC_KEY_FALSE(memcg_slab_objects_key);
+
+_Static_assert(OBJ_STOCK_MAX == PAGE_SIZE, "a byte stock keeps a page");
+
+struct obj_owner *obj_owner_table[OBJ_OWNER_MAX];
+spinlock_t obj_owner_lock = SPINLOCK_INIT;
+static unsigned int next_id = 1;  /* where the search for a free id starts */
+
+/* --- the boot option ------------------------------------------------------ */
+
+static char bad_value[24];  /* a value of slab_accounting= not understood */
+
+void memcg_slab_set_objects(bool on)
+{
+	if (on != memcg_slab_objects()) {
+		if (on)
+			static_key_slow_inc(&memcg_slab_objects_key);
+		else
+			static_key_slow_dec(&memcg_slab_objects_key);
+	}
+}
+
+void slab_accounting_setup(void)
+{
+	char value[sizeof(bad_value)];
+
+	bad_value[0] = '\0';
+	if (!cmdline_value("slab_accounting", value, sizeof(value)))
+		return;
+	if (!strcmp(value, "objects"))
+		memcg_slab_set_objects(true);
+	else if (strcmp(value, "caches"))
+		strcpy(bad_value, value);
+}
+
+void slab_accounting_report(void)
+{
+	if (bad_value[0])
+		printk("slab_accounting: error: EINVAL: \"%s\" is neither "
+		       "caches nor objects; the default is kept\n", bad_value);
+	if (memcg_slab_objects())
+		printk("slab_accounting: objects (objects charged by the byte "
+		       "to their domain's owner record, in shared slabs)\n");
+	else
+		printk("slab_accounting: caches (a child cache per domain, "
+		       "its slabs charged by the page)\n");
+}
+
+/* --- records -------------------------------------------------------------- */
+
+int obj_owner_create(struct mem_cgroup *memcg)
+{
+	struct obj_owner *owner = kzalloc(sizeof(*owner), GFP_KERNEL);
+	unsigned long flags;
+	unsigned int id = 0;
+
+	if (!owner)
+		return -ENOMEM;
+	flags = spin_lock_irqsave(&obj_owner_lock);
+	for (unsigned int n = 1; n < OBJ_OWNER_MAX; n++) {
+		unsigned int at = (next_id + n - 1) % (OBJ_OWNER_MAX - 1) + 1;
+
+		if (!obj_owner_table[at]) {
+			id = at;
+			break;
+		}
+	}
+	if (id) {
+		next_id = id % (OBJ_OWNER_MAX - 1) + 1;
+		owner->view.id = (uint16_t)id;
+		owner->refcnt = 1;  /* the domain's */
+		owner->memcg = memcg;
+		mem_cgroup_get(memcg);
+		list_add_tail(&owner->node, &memcg->obj_owners);
+		obj_owner_table[id] = owner;
+		memcg->view.obj_owner = owner;
+	}
+	spin_unlock_irqrestore(&obj_owner_lock, flags);
+	if (!id) {
+		kfree(owner);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* unlink - take owner out of the table and its domain's list; returns
+ * the domain, whose reference the caller drops. obj_owner_lock held. */
+static struct mem_cgroup *unlink(struct obj_owner *owner)
+{
+	if (owner->nr_pages || owner->nr_bytes)
+		panic("obj_owner: record %u freed with %lu pages charged and "
+		      "%u bytes left over (its charge must be given back "
+		      "first: pages = live objects + stocked + left over)",
+		      owner->view.id, owner->nr_pages, owner->nr_bytes);
+	obj_owner_table[owner->view.id] = NULL;
+	list_del_init(&owner->node);
+	return owner->memcg;
+}
+
+void obj_owner_discard(struct mem_cgroup *memcg)
+{
+	struct obj_owner *owner = memcg->view.obj_owner;
+	unsigned long flags = spin_lock_irqsave(&obj_owner_lock);
+
+	unlink(owner);
+	spin_unlock_irqrestore(&obj_owner_lock, flags);
+	memcg->view.obj_owner = NULL;
+	mem_cgroup_put(memcg);  /* not the last: the caller holds one */
+	kfree(owner);
+}
+
+static void obj_owner_get(struct obj_owner *owner)
+{
+	__atomic_add_fetch(&owner->refcnt, 1, __ATOMIC_RELAXED);
+}
+
+void obj_owner_put(struct obj_owner *owner)
+{
+	struct mem_cgroup *memcg;
+	unsigned long flags;
+	int left = __atomic_sub_fetch(&owner->refcnt, 1, __ATOMIC_ACQ_REL);
+
+	if (left > 0)
+		return;
+	if (left < 0)
+		panic("obj_owner: record %u: reference count below zero",
+		      owner->view.id);
+	flags = spin_lock_irqsave(&obj_owner_lock);
+	memcg = unlink(owner);
+	spin_unlock_irqrestore(&obj_owner_lock, flags);
+	mem_cgroup_put(memcg);
+	kfree(owner);
+}
+
+/* --- charging and uncharging ---------------------------------------------- */
+
+/*
+ * uncharge_pages - nr pages charged through a record go back to memcg,
+ * with the references memcg_uncharge_kmem gives back (a record's pages
+ * hold none). The root was never charged. obj_owner_lock held.
+ */
+static void uncharge_pages(struct mem_cgroup *memcg, unsigned long nr)
+{
+	if (!nr || mem_cgroup_is_root(memcg))
+		return;
+	mem_cgroup_get_many(memcg, nr);
+	memcg_uncharge_kmem(memcg, nr);
+}
+
+void __memcg_slab_free_hook(struct obj_owner *owner, unsigned int bytes)
+{
+	unsigned long flags = spin_lock_irqsave(&obj_owner_lock);
+	unsigned long nr;
+	bool last = false;
+
+	owner->nr_bytes += bytes;
+	nr = owner->nr_bytes >> PAGE_SHIFT;
+	if (nr) {
+		owner->nr_bytes -= nr << PAGE_SHIFT;
+		owner->nr_pages -= nr;
+		uncharge_pages(owner->memcg, nr);
+		last = owner->nr_pages == 0;
+	}
+	spin_unlock_irqrestore(&obj_owner_lock, flags);
+	if (last)  /* no page charged through it: no object is left */
+		obj_owner_put(owner);
+}
+
+/*
+ * charge_pages - nr_pages more for owner, charged to its domain's
+ * counters as a kernel page charge (stock, batch, drain and reclaim
+ * included). Returns 0 or -ENOMEM. The caller holds a reference on owner.
+ */
+static int charge_pages(struct obj_owner *owner, gfp_t gfp,
+			unsigned int nr_pages)
+{
+	struct mem_cgroup *memcg;
+	unsigned long flags;
+
+	for (;;) {
+		flags = spin_lock_irqsave(&obj_owner_lock);
+		memcg = owner->memcg;
+		mem_cgroup_get(memcg);
+		spin_unlock_irqrestore(&obj_owner_lock, flags);
+
+		if (!mem_cgroup_is_root(memcg)) {
+			if (memcg_charge_kmem(memcg, gfp, nr_pages)) {
+				mem_cgroup_put(memcg);
+				return -ENOMEM;
+			}
+			/* The record's reference stands for its pages. */
+			mem_cgroup_put_many(memcg, nr_pages);
+		}
+		flags = spin_lock_irqsave(&obj_owner_lock);
+		if (owner->memcg == memcg)
+			break;
+		/* Reparented meanwhile: the charge was the old domain's. */
+		uncharge_pages(memcg, nr_pages);
+		spin_unlock_irqrestore(&obj_owner_lock, flags);
+		mem_cgroup_put(memcg);
+	}
+	if (owner->nr_pages == 0)
+		obj_owner_get(owner);  /* the pages' reference */
+	owner->nr_pages += nr_pages;
+	spin_unlock_irqrestore(&obj_owner_lock, flags);
+	mem_cgroup_put(memcg);
+	return 0;
+}
+
+/* take_leftover - bytes from owner's leftover, if it has them. */
+static bool take_leftover(struct obj_owner *owner, unsigned int bytes)
+{
+	unsigned long flags = spin_lock_irqsave(&obj_owner_lock);
+	bool ok = owner->nr_bytes >= bytes;
+
+	if (ok)
+		owner->nr_bytes -= bytes;
+	spin_unlock_irqrestore(&obj_owner_lock, flags);
+	return ok;
+}
+
+/*
+ * refill_obj_stock - bytes charged to owner and not needed now go to this
+ * CPU's byte stock; what the stock held for another record, and what is
+ * over OBJ_STOCK_MAX, goes back to its record. The caller holds a
+ * reference on owner.
+ */
+static void refill_obj_stock(struct obj_owner *owner, unsigned int bytes)
+{
+	struct obj_owner *old = NULL;
+	unsigned int old_bytes = 0, over = 0;
+	struct obj_stock *stock;
+	unsigned long flags;
+
+	flags = local_irq_save();
+	stock = this_cpu_obj_stock();
+	if (stock->cached != owner) {
+		old = stock->cached;
+		old_bytes = stock->nr_bytes;
+		obj_owner_get(owner);  /* the stock's reference */
+		stock->cached = owner;
+		stock->nr_bytes = 0;
+	}
+	stock->nr_bytes += bytes;
+	if (stock->nr_bytes > OBJ_STOCK_MAX) {
+		over = stock->nr_bytes - OBJ_STOCK_MAX;
+		stock->nr_bytes = OBJ_STOCK_MAX;
+	}
+	local_irq_restore(flags);
+
+	if (over)
+		__memcg_slab_free_hook(owner, over);
+	if (old) {
+		__memcg_slab_free_hook(old, old_bytes);
+		obj_owner_put(old);
+	}
+}
+
+/* obj_owner_charge - charge bytes to owner the long way (Linux:
+ * obj_cgroup_charge): from its leftover, else whole pages, whose surplus
+ * refills this CPU's stock. The caller holds a reference on owner. */
+static int obj_owner_charge(struct obj_owner *owner, gfp_t gfp,
+			    unsigned int bytes)
+{
+	unsigned int nr_pages = (bytes + PAGE_SIZE - 1) >> PAGE_SHIFT;
+
+	if (take_leftover(owner, bytes))
+		return 0;
+	if (charge_pages(owner, gfp, nr_pages))
+		return -ENOMEM;
+	if (((size_t)nr_pages << PAGE_SHIFT) > bytes)
+		refill_obj_stock(owner, (nr_pages << PAGE_SHIFT) - bytes);
+	return 0;
+}
+
+int memcg_slab_pre_alloc_hook(struct kmem_cache *cache, gfp_t gfp,
+			      unsigned int bytes, struct obj_owner **out)
+{
+	struct mem_cgroup *memcg;
+	struct obj_owner *owner;
+	unsigned long flags;
+	int ret;
+
+	*out = NULL;
+	if (!memcg_kmem_enabled() || !slab_wants_account(cache, gfp) ||
+	    memcg_kmem_bypass(gfp) || !current)
+		return 0;
+	/* Interrupts off from reading the payer to taking a reference on
+	 * its record (see memcg_kmem_get_payer). */
+	flags = local_irq_save();
+	memcg = memcg_kmem_payer(current);
+	owner = memcg && memcg_kmem_is_accounted(memcg)
+			? memcg->view.obj_owner : NULL;
+	if (owner && __obj_stock_take(this_cpu_obj_stock(), owner, bytes)) {
+		local_irq_restore(flags);
+		*out = owner;
+		return 0;
+	}
+	if (owner)
+		obj_owner_get(owner);
+	local_irq_restore(flags);
+	if (!owner)
+		return 0;
+	ret = obj_owner_charge(owner, gfp, bytes);
+	if (!ret)
+		*out = owner;  /* its charged pages keep it alive */
+	obj_owner_put(owner);
+	return ret;
+}
+
+/* --- stocks --------------------------------------------------------------- */
+
+void obj_stock_drain_subtree(struct obj_stock *stock, struct mem_cgroup *top)
+{
+	struct obj_owner *owner = stock->cached;
+	unsigned int bytes = stock->nr_bytes;
+
+	/* The stock's reference keeps the record, and the record's its
+	 * domain; a reparenting meanwhile only moves it up. */
+	if (!owner || (top && !res_counter_is_ancestor(
+				      &READ_ONCE(owner->memcg)->res,
+				      &top->res)))
+		return;
+	stock->cached = NULL;
+	stock->nr_bytes = 0;
+	__memcg_slab_free_hook(owner, bytes);
+	obj_owner_put(owner);
+}
+
+unsigned long obj_stock_bytes(void)
+{
+	unsigned long bytes = 0;
+
+	for (unsigned int cpu = 0; cpu < nr_cpus; cpu++)
+		bytes += READ_ONCE(memcg_stock_of(cpu)->obj.nr_bytes);
+	return bytes;
+}
+
+/* --- reparenting ---------------------------------------------------------- */
+
+void obj_owner_reparent(struct mem_cgroup *memcg)
+{
+	struct mem_cgroup *parent = parent_mem_cgroup(memcg);
+	struct mem_cgroup *to = parent ? parent : root_mem_cgroup;
+	struct obj_owner *owner;
+	unsigned int moved = 0;
+	unsigned long flags;
+
+	flags = spin_lock_irqsave(&obj_owner_lock);
+	while (!list_empty(&memcg->obj_owners)) {
+		int64_t bytes;
+
+		owner = list_first_entry(&memcg->obj_owners, struct obj_owner,
+					 node);
+		bytes = (int64_t)owner->nr_pages << PAGE_SHIFT;
+
+		/* With use_hierarchy the parent was charged with us: only
+		 * our own counters give the charge back. The root never
+		 * takes one: it is dropped, as a removed domain's user
+		 * pages are (mm/memcg/user_memory.c). */
+		res_counter_uncharge_until(&memcg->kmem,
+					   parent ? &parent->kmem : NULL,
+					   bytes);
+		res_counter_uncharge_until(&memcg->res,
+					   parent ? &parent->res : NULL, bytes);
+		owner->memcg = to;
+		list_del_init(&owner->node);
+		list_add_tail(&owner->node, &to->obj_owners);
+		moved++;
+	}
+	mem_cgroup_get_many(to, moved);
+	spin_unlock_irqrestore(&obj_owner_lock, flags);
+	if (moved)
+		mem_cgroup_put_many(memcg, moved);  /* not the last: rmdir's */
+}
+
+/* --- the census ----------------------------------------------------------- */
+
+/* count_object - slab_owned_walk's callback: an object of bytes owned by
+ * the record with that id. obj_owner_lock held. */
+static void count_object(unsigned int id, unsigned int bytes, void *arg)
+{
+	uint64_t *unknown = arg;
+
+	if (id < OBJ_OWNER_MAX && obj_owner_table[id])
+		obj_owner_table[id]->scan_bytes += bytes;
+	else
+		*unknown += bytes;
+}
+
+uint64_t obj_owner_scan(void (*fn)(struct obj_owner *owner, void *arg),
+			void *arg)
+{
+	unsigned long flags = spin_lock_irqsave(&obj_owner_lock);
+	uint64_t unknown = 0;
+
+	for (unsigned int id = 1; id < OBJ_OWNER_MAX; id++) {
+		if (obj_owner_table[id]) {
+			obj_owner_table[id]->scan_bytes = 0;
+			obj_owner_table[id]->scan_stocked = 0;
+		}
+	}
+	slab_owned_walk(count_object, &unknown);
+	/* A stock names a record it holds a reference on: one in the
+	 * table (freeing it takes this lock). */
+	for (unsigned int cpu = 0; cpu < nr_cpus; cpu++) {
+		struct obj_stock *stock = &memcg_stock_of(cpu)->obj;
+		struct obj_owner *owner = READ_ONCE(stock->cached);
+
+		if (owner && obj_owner_table[owner->view.id] == owner)
+			owner->scan_stocked += READ_ONCE(stock->nr_bytes);
+	}
+	for (unsigned int id = 1; id < OBJ_OWNER_MAX; id++)
+		if (obj_owner_table[id])
+			fn(obj_owner_table[id], arg);
+	spin_unlock_irqrestore(&obj_owner_lock, flags);
+	return unknown;
+}
