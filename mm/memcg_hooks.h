@@ -158,6 +158,7 @@ struct memcg_kmem_view {
 	struct obj_owner *obj_owner;   /* `objects`: the owner record its
 					* objects are charged to (NULL for
 					* the root, and in `caches`) */
+	uint16_t obj_owner_id;         /* its id, for the fast path */
 };
 
 static inline const struct memcg_kmem_view *
@@ -264,6 +265,7 @@ static inline uint16_t obj_owner_id(const struct obj_owner *owner)
 struct obj_stock {
 	struct obj_owner *cached;
 	unsigned int nr_bytes;
+	uint16_t id;  /* cached's id (0: none), compared by the fast paths */
 };
 
 #define OBJ_STOCK_OFFSET 16
@@ -275,16 +277,15 @@ static inline struct obj_stock *this_cpu_obj_stock(void)
 				    OBJ_STOCK_OFFSET);
 }
 
-/* __obj_stock_take - charge bytes to owner from stock, if it holds
- * enough for owner. Interrupts off. */
+/* __obj_stock_take - charge bytes to the record with that id from stock,
+ * if it holds enough for it. Interrupts off. */
 static __attribute__((always_inline)) inline bool
-__obj_stock_take(struct obj_stock *stock, struct obj_owner *owner,
-		 unsigned int bytes)
+__obj_stock_take(struct obj_stock *stock, uint16_t id, unsigned int bytes)
 {
 	unsigned int left;
 
 	/* Too few is the subtraction's borrow: one test for both. */
-	if (stock->cached != owner ||
+	if (stock->id != id ||
 	    __builtin_sub_overflow(stock->nr_bytes, bytes, &left))
 		return false;
 	stock->nr_bytes = left;
@@ -292,14 +293,13 @@ __obj_stock_take(struct obj_stock *stock, struct obj_owner *owner,
 }
 
 /* __obj_stock_give - a freed object's bytes back to stock, if it holds
- * owner and has room. Interrupts off. */
+ * the record with that id and has room. Interrupts off. */
 static __attribute__((always_inline)) inline bool
-__obj_stock_give(struct obj_stock *stock, struct obj_owner *owner,
-		 unsigned int bytes)
+__obj_stock_give(struct obj_stock *stock, uint16_t id, unsigned int bytes)
 {
 	unsigned int sum = stock->nr_bytes + bytes;
 
-	if (stock->cached != owner || sum > OBJ_STOCK_MAX)
+	if (stock->id != id || sum > OBJ_STOCK_MAX)
 		return false;
 	stock->nr_bytes = sum;
 	return true;

@@ -84,7 +84,11 @@ struct kmem_cache_cpu {
 	void *freelist;         /* free objects this CPU hands out */
 	struct page *page;      /* the CPU slab, or NULL */
 	unsigned long nr_free;  /* objects on freelist */
-	char pad[CACHELINE_SIZE - 3 * sizeof(void *)];
+	/* `objects`: the CPU slab's first object and owner ids, so that
+	 * an object popped finds its id without finding its slab. */
+	char *first_object;
+	uint16_t *owner_ids;
+	char pad[CACHELINE_SIZE - 5 * sizeof(void *)];
 };
 
 _Static_assert(sizeof(struct kmem_cache_cpu) == CACHELINE_SIZE,
@@ -105,9 +109,8 @@ struct kmem_cache {
 	unsigned int offset;           /* first object, from the slab start */
 	unsigned int order;            /* each slab is 2^order pages */
 	unsigned int num;              /* objects per slab */
-	unsigned int reciprocal;       /* 2^32 / size, rounded up */
-	uintptr_t slab_mask;           /* an object's address & it: its slab */
 	unsigned int flags;
+	unsigned int reciprocal;       /* 2^32 / size, rounded up */
 	unsigned long active_objs;     /* objects in use or on CPU lists */
 	unsigned long num_slabs;       /* slabs held, CPU slabs included */
 	struct list_head list;         /* on slab_caches */

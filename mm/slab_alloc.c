@@ -65,6 +65,8 @@ static void freeze(struct kmem_cache *c, struct kmem_cache_cpu *cpu,
 	cpu->freelist = slab->freelist;
 	cpu->nr_free += n;
 	cpu->page = page;
+	cpu->first_object = slab_object(c, slab, 0);
+	cpu->owner_ids = slab->owner_ids;
 	slab->freelist = NULL;
 	page->slab_inuse = c->num;
 	page->flags |= PG_slab_cpu;
@@ -339,12 +341,12 @@ kmem_cache_alloc_slow(struct kmem_cache *c, gfp_t gfp)
 	return obj;
 }
 
-/* cpu_pop - the first object on this CPU's list of c, or NULL (always
- * NULL with slab_debug: the long way takes the lock). Interrupts off. */
+/* cpu_pop - the first object on this CPU's list of a cache (cpu is
+ * this_cpu_slab of it), or NULL (always NULL with slab_debug: the long
+ * way takes the lock). Interrupts off. */
 static __attribute__((always_inline)) inline void *
-cpu_pop(struct kmem_cache *c)
+cpu_pop(struct kmem_cache_cpu *cpu)
 {
-	struct kmem_cache_cpu *cpu = this_cpu_slab(c);
 	void *obj = cpu->freelist;
 
 	if (unlikely(slab_debug) || unlikely(!obj))
@@ -372,18 +374,21 @@ fast_done(struct kmem_cache *c, void *obj, gfp_t gfp)
 static __attribute__((always_inline)) inline void *
 owned_pop(struct kmem_cache *c, struct mem_cgroup *payer)
 {
-	struct obj_owner *owner = memcg_kmem_view(payer)->obj_owner;
+	uint16_t id = memcg_kmem_view(payer)->obj_owner_id;
 	struct obj_stock *stock = this_cpu_obj_stock();
+	struct kmem_cache_cpu *cpu = this_cpu_slab(c);
 	void *obj;
 
-	if (!__obj_stock_take(stock, owner, c->size))
+	if (!__obj_stock_take(stock, id, c->size))
 		return NULL;
-	obj = cpu_pop(c);
+	obj = cpu_pop(cpu);
 	if (unlikely(!obj)) {  /* the charge goes back where it came from */
 		stock->nr_bytes += c->size;
 		return NULL;
 	}
-	memcg_slab_post_alloc_hook(c, obj, owner);
+	/* The object is of the CPU slab: its index, by the reciprocal. */
+	cpu->owner_ids[((uint64_t)((char *)obj - cpu->first_object) *
+			c->reciprocal) >> 32] = id;
 	return obj;
 }
 
@@ -424,11 +429,11 @@ slab_alloc_from_cpu(struct kmem_cache *c, gfp_t gfp, bool key_on)
 	 * case, c itself, then pops from c where it is, without a copy. */
 	flags = local_irq_save();
 	if (!key_on || !slab_payer_charged(c, gfp, &payer))
-		obj = cpu_pop(c);
+		obj = cpu_pop(this_cpu_slab(c));
 	else if (memcg_slab_objects())
 		obj = owned_pop(c, payer);
 	else if ((child = memcg_kmem_child_cache(payer, c->memcg_params.id)))
-		obj = cpu_pop(child);
+		obj = cpu_pop(this_cpu_slab(child));
 	local_irq_restore(flags);
 	/* A child cache's objects have its root's size (fast_done): which
 	 * cache served is not needed past the section. */
@@ -531,20 +536,32 @@ slab_free_slow(struct kmem_cache *c, struct page *page, void *obj,
 /*
  * memcg_slab_free_hook - `objects`, interrupts off: the object whose
  * owner id is at *id is being freed; if it has an owner, its bytes go
- * back to this CPU's byte stock, or else the long way (Linux:
- * memcg_slab_free_hook).
+ * back to this CPU's byte stock (Linux: memcg_slab_free_hook). False if
+ * the stock cannot take them: slab_free_owned_slow does.
  */
-static __attribute__((always_inline)) inline void
+static __attribute__((always_inline)) inline bool
 memcg_slab_free_hook(struct kmem_cache *c, uint16_t *id)
 {
-	struct obj_owner *owner;
-
-	if (likely(!*id))
-		return;
-	owner = obj_owner_table[*id];
+	if (!*id)
+		return true;
+	if (unlikely(!__obj_stock_give(this_cpu_obj_stock(), *id, c->size)))
+		return false;
 	*id = 0;
-	if (unlikely(!__obj_stock_give(this_cpu_obj_stock(), owner, c->size)))
-		__memcg_slab_free_hook(owner, c->size);
+	return true;
+}
+
+/* slab_free_owned_slow - `objects`: obj, whose owner id is at *id, is
+ * freed the long way: its bytes go back to its owner record, then the
+ * object to its slab. Out of line: the fast path saves no registers. */
+static __attribute__((noinline)) void
+slab_free_owned_slow(struct kmem_cache *c, struct page *page, void *obj,
+		     uint16_t *id, const char *who)
+{
+	struct obj_owner *owner = obj_owner_table[*id];
+
+	*id = 0;
+	__memcg_slab_free_hook(owner, c->size);
+	slab_free_slow(c, page, obj, who);
 }
 
 /*
@@ -575,8 +592,12 @@ slab_free(struct kmem_cache *c, struct page *page, void *obj, const char *who)
 		      c->name, obj);
 
 	flags = local_irq_save();
-	if (memcg_slab_objects())
-		memcg_slab_free_hook(c, &slab->owner_ids[index]);
+	if (memcg_slab_objects() &&
+	    unlikely(!memcg_slab_free_hook(c, &slab->owner_ids[index]))) {
+		local_irq_restore(flags);
+		slab_free_owned_slow(c, page, obj, &slab->owner_ids[index], who);
+		return;
+	}
 	cpu = this_cpu_slab(c);
 	if (likely(cpu->page == page && !slab_debug)) {
 		if (unlikely(obj == cpu->freelist))

@@ -61,7 +61,7 @@ static inline void *slab_object(struct kmem_cache *c, struct slab *slab,
 static __attribute__((always_inline)) inline uint16_t *
 slab_owner_id(const struct kmem_cache *c, const void *obj)
 {
-	uintptr_t slab = (uintptr_t)obj & c->slab_mask;
+	uintptr_t slab = (uintptr_t)obj & ~((PAGE_SIZE << c->order) - 1);
 	uint64_t offset = (uintptr_t)obj - slab - c->offset;
 
 	return &((struct slab *)slab)->owner_ids[(offset * c->reciprocal) >>

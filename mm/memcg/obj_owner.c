@@ -110,6 +110,7 @@ int obj_owner_create(struct mem_cgroup *memcg)
 		list_add_tail(&owner->node, &memcg->obj_owners);
 		obj_owner_table[id] = owner;
 		memcg->view.obj_owner = owner;
+		memcg->view.obj_owner_id = owner->view.id;
 	}
 	spin_unlock_irqrestore(&obj_owner_lock, flags);
 	if (!id) {
@@ -141,6 +142,7 @@ void obj_owner_discard(struct mem_cgroup *memcg)
 	unlink(owner);
 	spin_unlock_irqrestore(&obj_owner_lock, flags);
 	memcg->view.obj_owner = NULL;
+	memcg->view.obj_owner_id = 0;
 	mem_cgroup_put(memcg);  /* not the last: the caller holds one */
 	kfree(owner);
 }
@@ -275,6 +277,7 @@ static void refill_obj_stock(struct obj_owner *owner, unsigned int bytes)
 		old_bytes = stock->nr_bytes;
 		obj_owner_get(owner);  /* the stock's reference */
 		stock->cached = owner;
+		stock->id = owner->view.id;
 		stock->nr_bytes = 0;
 	}
 	stock->nr_bytes += bytes;
@@ -327,7 +330,8 @@ int memcg_slab_pre_alloc_hook(struct kmem_cache *cache, gfp_t gfp,
 	memcg = memcg_kmem_payer(current);
 	owner = memcg && memcg_kmem_is_accounted(memcg)
 			? memcg->view.obj_owner : NULL;
-	if (owner && __obj_stock_take(this_cpu_obj_stock(), owner, bytes)) {
+	if (owner && __obj_stock_take(this_cpu_obj_stock(), owner->view.id,
+				      bytes)) {
 		local_irq_restore(flags);
 		*out = owner;
 		return 0;
@@ -358,6 +362,7 @@ void obj_stock_drain_subtree(struct obj_stock *stock, struct mem_cgroup *top)
 				      &top->res)))
 		return;
 	stock->cached = NULL;
+	stock->id = 0;
 	stock->nr_bytes = 0;
 	__memcg_slab_free_hook(owner, bytes);
 	obj_owner_put(owner);
