@@ -577,6 +577,7 @@ slab_free(struct kmem_cache *c, struct page *page, void *obj, const char *who)
 	struct kmem_cache_cpu *cpu;
 	unsigned long flags;
 	size_t offset, index;
+	uint16_t *id;
 
 	/* An object of a child cache may be freed through its root cache. */
 	if (unlikely(slab->cache != c) &&
@@ -592,10 +593,10 @@ slab_free(struct kmem_cache *c, struct page *page, void *obj, const char *who)
 		      c->name, obj);
 
 	flags = local_irq_save();
-	if (memcg_slab_objects() &&
-	    unlikely(!memcg_slab_free_hook(c, &slab->owner_ids[index]))) {
+	id = &slab->owner_ids[index];
+	if (memcg_slab_objects() && unlikely(!memcg_slab_free_hook(c, id))) {
 		local_irq_restore(flags);
-		slab_free_owned_slow(c, page, obj, &slab->owner_ids[index], who);
+		slab_free_owned_slow(c, page, obj, id, who);
 		return;
 	}
 	cpu = this_cpu_slab(c);

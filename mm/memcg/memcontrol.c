@@ -104,8 +104,6 @@ unsigned long mem_cgroup_nr_dying(void)
 
 /* --- references ----------------------------------------------------------- */
 
-
-
 /* mem_cgroup_tryget - take a reference unless the count is already 0 (the
  * domain is being freed): for walks of memcg_all_list. */
 static bool mem_cgroup_tryget(struct mem_cgroup *memcg)
@@ -163,9 +161,7 @@ static struct mem_cgroup *mem_cgroup_free(struct mem_cgroup *memcg)
 	/* Its child caches are empty by now: their slabs were its pages,
 	 * each holding a reference (mm/memcg/memcg_slab.h). */
 	memcg_slab_destroy_caches(memcg);
-	/* `objects`: its record, reparented, may live on for its objects. */
-	if (memcg->view.obj_owner)
-		obj_owner_put(memcg->view.obj_owner);
+	obj_owner_put(memcg->view.obj_owner);  /* `objects` (it may live on) */
 
 	/* Once enabled for a domain, the hooks stay on until it is gone. */
 	if (memcg->kmem_account_activated)
@@ -331,8 +327,7 @@ int mem_cgroup_create(struct mem_cgroup *parent, const char *name,
 	memcg_tree_lock();
 	if (parent->dying) {
 		memcg_tree_unlock();
-		if (memcg->view.obj_owner)
-			obj_owner_discard(memcg);
+		obj_owner_discard(memcg);
 		kfree(memcg);
 		return -ENOENT;
 	}
@@ -381,10 +376,7 @@ int mem_cgroup_destroy(struct mem_cgroup *memcg)
 	memcg_slab_flush(memcg);
 	drain_all_stock(memcg);
 	user_memory_move_parent(memcg);
-	/* `objects`: its records' charge moves up with them, so nothing
-	 * of it is left charged but whole kernel pages (none, usually). */
-	if (memcg_slab_objects())
-		obj_owner_reparent(memcg);
+	obj_owner_reparent(memcg);  /* `objects`: its records, to the parent */
 	/* Only kernel pages are left charged: res usage = kmem usage. */
 	mem_cgroup_put(memcg);
 	return 0;

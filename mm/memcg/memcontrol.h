@@ -122,9 +122,9 @@ struct mem_cgroup {
 	long nr_kernel_stack;
 
 	struct list_head all_node;     /* on memcg_all_list */
-	struct list_head obj_owners;   /* `objects`: the owner records that
-					* charge it, its own and those of its
-					* removed descendants (obj_owner_lock) */
+	/* `objects`: the owner records that charge it, its own and those
+	 * of its removed descendants (under obj_owner_lock). */
+	struct list_head obj_owners;
 	char name[MEMCG_NAME_MAX + 1];
 
 	/* Scratch space for mm/memcg/memcg_check.c and mm/memcg/memcg_stat.c,

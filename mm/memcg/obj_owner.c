@@ -65,7 +65,7 @@ void slab_accounting_setup(void)
 		return;
 	if (!strcmp(value, "objects"))
 		memcg_slab_set_objects(true);
-	else if (strcmp(value, "caches"))
+	else if (strcmp(value, "caches") != 0)
 		strcpy(bad_value, value);
 }
 
@@ -137,8 +137,11 @@ static struct mem_cgroup *unlink(struct obj_owner *owner)
 void obj_owner_discard(struct mem_cgroup *memcg)
 {
 	struct obj_owner *owner = memcg->view.obj_owner;
-	unsigned long flags = spin_lock_irqsave(&obj_owner_lock);
+	unsigned long flags;
 
+	if (!owner)
+		return;
+	flags = spin_lock_irqsave(&obj_owner_lock);
 	unlink(owner);
 	spin_unlock_irqrestore(&obj_owner_lock, flags);
 	memcg->view.obj_owner = NULL;
@@ -152,12 +155,16 @@ static void obj_owner_get(struct obj_owner *owner)
 	__atomic_add_fetch(&owner->refcnt, 1, __ATOMIC_RELAXED);
 }
 
-void obj_owner_put(struct obj_owner *owner)
+/* put_many - drop nr references at once; the last frees the record. */
+static void put_many(struct obj_owner *owner, int nr)
 {
 	struct mem_cgroup *memcg;
 	unsigned long flags;
-	int left = __atomic_sub_fetch(&owner->refcnt, 1, __ATOMIC_ACQ_REL);
+	int left;
 
+	if (!owner || !nr)
+		return;
+	left = __atomic_sub_fetch(&owner->refcnt, nr, __ATOMIC_ACQ_REL);
 	if (left > 0)
 		return;
 	if (left < 0)
@@ -168,6 +175,11 @@ void obj_owner_put(struct obj_owner *owner)
 	spin_unlock_irqrestore(&obj_owner_lock, flags);
 	mem_cgroup_put(memcg);
 	kfree(owner);
+}
+
+void obj_owner_put(struct obj_owner *owner)
+{
+	put_many(owner, 1);
 }
 
 /* --- charging and uncharging ---------------------------------------------- */
@@ -185,7 +197,14 @@ static void uncharge_pages(struct mem_cgroup *memcg, unsigned long nr)
 	memcg_uncharge_kmem(memcg, nr);
 }
 
-void __memcg_slab_free_hook(struct obj_owner *owner, unsigned int bytes)
+/*
+ * uncharge_bytes - bytes of owner come back to its leftover; each whole
+ * page of it goes back to the counters. With the pages gone, so goes
+ * their reference, and with it the caller's own if drop_ref (a stock's,
+ * given up with its bytes): both at once, the record untouched after.
+ */
+static void uncharge_bytes(struct obj_owner *owner, unsigned int bytes,
+			   bool drop_ref)
 {
 	unsigned long flags = spin_lock_irqsave(&obj_owner_lock);
 	unsigned long nr;
@@ -200,8 +219,13 @@ void __memcg_slab_free_hook(struct obj_owner *owner, unsigned int bytes)
 		last = owner->nr_pages == 0;
 	}
 	spin_unlock_irqrestore(&obj_owner_lock, flags);
-	if (last)  /* no page charged through it: no object is left */
-		obj_owner_put(owner);
+	/* No page charged through it: no object is left. */
+	put_many(owner, (last ? 1 : 0) + (drop_ref ? 1 : 0));
+}
+
+void __memcg_slab_free_hook(struct obj_owner *owner, unsigned int bytes)
+{
+	uncharge_bytes(owner, bytes, false);
 }
 
 /*
@@ -288,11 +312,9 @@ static void refill_obj_stock(struct obj_owner *owner, unsigned int bytes)
 	local_irq_restore(flags);
 
 	if (over)
-		__memcg_slab_free_hook(owner, over);
-	if (old) {
-		__memcg_slab_free_hook(old, old_bytes);
-		obj_owner_put(old);
-	}
+		uncharge_bytes(owner, over, false);
+	if (old)
+		uncharge_bytes(old, old_bytes, true);
 }
 
 /* obj_owner_charge - charge bytes to owner the long way (Linux:
@@ -364,8 +386,7 @@ void obj_stock_drain_subtree(struct obj_stock *stock, struct mem_cgroup *top)
 	stock->cached = NULL;
 	stock->id = 0;
 	stock->nr_bytes = 0;
-	__memcg_slab_free_hook(owner, bytes);
-	obj_owner_put(owner);
+	uncharge_bytes(owner, bytes, true);
 }
 
 unsigned long obj_stock_bytes(void)
@@ -387,6 +408,8 @@ void obj_owner_reparent(struct mem_cgroup *memcg)
 	unsigned int moved = 0;
 	unsigned long flags;
 
+	if (!memcg_slab_objects())
+		return;
 	flags = spin_lock_irqsave(&obj_owner_lock);
 	while (!list_empty(&memcg->obj_owners)) {
 		int64_t bytes;

@@ -63,13 +63,14 @@ extern spinlock_t obj_owner_lock;
  * obj_owner_create - memcg's own record (mkdir, `objects`): id, a
  * reference on memcg, on memcg->obj_owners, in memcg->view.obj_owner.
  * Returns 0, or -ENOMEM (no memory, or OBJ_OWNER_MAX records alive).
- * obj_owner_discard - undo it, for a mkdir that fails later.
+ * obj_owner_discard - undo it, for a mkdir that fails later (none made:
+ * nothing is done).
  */
 int obj_owner_create(struct mem_cgroup *memcg);
 void obj_owner_discard(struct mem_cgroup *memcg);
 
 /* obj_owner_put - drop a reference; the last one frees the record. Any
- * context, obj_owner_lock not held. */
+ * context, obj_owner_lock not held. NULL: nothing is done. */
 void obj_owner_put(struct obj_owner *owner);
 
 /*
@@ -77,7 +78,7 @@ void obj_owner_put(struct obj_owner *owner);
  * drained): each record charging it now charges the domain its user
  * charges go to (the parent with use_hierarchy, else the root, which is
  * never charged: the charge is dropped), and moves to that domain's list
- * (Linux: memcg_reparent_objcgs).
+ * (Linux: memcg_reparent_objcgs). Nothing in `caches`.
  */
 void obj_owner_reparent(struct mem_cgroup *memcg);
 

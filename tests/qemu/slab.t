@@ -9,7 +9,13 @@
 # unaffected, and `rm -r` giving every page back; and a domain removed while
 # its child caches hold objects, dying until they are freed; a
 # /proc/slabinfo of 24 domains' child caches, longer than one 8 KiB read,
-# printed whole. MemFree and `check` before and after.
+# printed whole. MemFree and `check` before and after. Every scenario
+# runs in both slab accounting designs (docs/slab.md), booted with
+# slab_accounting=caches and =objects: in `objects` no child cache is
+# made, objects are charged by the byte (memory.stat slab is their
+# bytes, kmem usage the whole pages charged for them), and a removed
+# domain is freed at once, its objects charged to its parent (here the
+# root, which is charged nothing).
 use strict;
 use warnings;
 use FindBin;
@@ -17,12 +23,10 @@ use lib "$FindBin::Bin/lib";
 use Test::More;
 use Tally;
 
-my $t = Tally->boot(smp => 2, mem => '512M', timeout => 900);
-is($t->prompt(60), '/', 'prompt') or BAIL_OUT('no prompt: ' . $t->transcript);
-
 # The timeout of each file this test reads ($t->file, $t->stat_of, ...,
 # Tally.pm), in seconds.
 my $T = 60;
+my $t;
 
 # slabinfo() - { name => {active, num, objsize, perslab, pages, slabs} }
 # from /proc/slabinfo, or undef if a line is not in Linux's format.
@@ -39,6 +43,16 @@ sub slabinfo {
 	}
 	return \%c;
 }
+
+# pages(bytes) - the whole pages that bytes charged by the byte take.
+sub pages { my ($b) = @_; return int(($b + 4095) / 4096) * 4096 }
+
+for my $design (qw(caches objects)) {
+my $objects = $design eq 'objects';
+$t = Tally->boot(smp => 2, mem => '512M', timeout => 900,
+		 append => "slab_accounting=$design");
+is($t->prompt(60), '/', "$design: prompt") or BAIL_OUT('no prompt: ' . $t->transcript);
+like($t->seen, qr/^slab_accounting: \Q$design\E /m, "$design: booted in the $design design");
 
 my $free0 = $t->memfree_kb($T);
 ok(defined $free0, 'MemFree readable');
@@ -93,6 +107,17 @@ ok(defined $free0, 'MemFree readable');
 	is(scalar @pids, $n, "$n spin tasks in /cgroup/F");
 	my $si = slabinfo();
 	my $c = $si && $si->{'task_struct(F)'};
+	if ($objects) {
+	ok(!$c, 'objects: no child cache task_struct(F); the root cache serves F');
+	my $size = $si && $si->{task_struct} ? $si->{task_struct}{objsize} : 0;
+	# kmem = N stacks + the whole pages charged for the task structs'
+	# bytes (the byte stocks are given back before a usage is read)
+	my $want = $n * 16384 + pages($n * $size);
+	is($t->file('/cgroup/F/memory.kmem.usage_in_bytes', $T), $want,
+		"kmem usage = $n x 16384 + the pages of $n x $size bytes = $want");
+	is($t->stat_of('/cgroup/F', 'kernel_stack', $T), $n * 16384, 'memory.stat kernel_stack: the stacks');
+	is($t->stat_of('/cgroup/F', 'slab', $T), $n * $size, "memory.stat slab: $n task structs of $size bytes");
+	} else {
 	ok($c, '/proc/slabinfo shows the child cache task_struct(F)');
 	$c //= { active => 0, perslab => 1, pages => 1, slabs => 0 };
 	is($c->{active}, $n, "task_struct(F) holds the $n task structs");
@@ -106,18 +131,20 @@ ok(defined $free0, 'MemFree readable');
 	is($t->stat_of('/cgroup/F', 'slab', $T), $slabs * $c->{pages} * 4096, 'memory.stat slab: the task-struct slabs');
 	is(($t->stat_of('/cgroup/F', 'kernel_stack', $T) // 0) + ($t->stat_of('/cgroup/F', 'slab', $T) // 0),
 		$t->stat_of('/cgroup/F', 'kmem', $T), 'kernel_stack + slab = kmem');
+	}
 	is($t->stat_of('/cgroup', 'total_slab', $T) >= $t->stat_of('/cgroup/F', 'slab', $T) ? 1 : 0, 1,
 		'the root\'s total_slab includes F\'s');
 	$t->check_ok('with the tasks');
 	is($t->cmd('echo 1 > /cgroup/F/cgroup.kill'), '', 'cgroup.kill');
-	# The CPU slabs stay (mm/slab_alloc.c): a slab per CPU at most, 2 CPUs.
-	my $spare = 2 * $c->{pages} * 4096;
+	# The CPU slabs stay (mm/slab_alloc.c): a slab per CPU at most, 2 CPUs;
+	# in objects they are charged to nobody.
+	my $spare = $objects ? 0 : 2 * $c->{pages} * 4096;
 	ok($t->until_true(30, sub { $t->file('/cgroup/F/memory.kmem.usage_in_bytes', $T) <= $spare }),
 		"every stack and task struct freed: kmem usage at most the CPU slabs ($spare)");
 	$si = slabinfo();
 	my $left = $si && $si->{'task_struct(F)'} ? $si->{'task_struct(F)'} : { active => -1, slabs => -1 };
-	ok($left->{active} == 0 && $left->{slabs} >= 0 && $left->{slabs} <= 2,
-	   "task_struct(F) keeps no object and at most a slab per CPU ($left->{slabs})");
+	ok($objects ? !$si->{'task_struct(F)'} : ($left->{active} == 0 && $left->{slabs} >= 0 && $left->{slabs} <= 2),
+	   $objects ? 'still no task_struct(F)' : "task_struct(F) keeps no object and at most a slab per CPU ($left->{slabs})");
 	is($t->cmd('rmdir /cgroup/F'), '', 'rmdir F');
 	is($t->dying($T), 0, 'F is freed at once (nr_dying_descendants 0)');
 	$si = slabinfo();
@@ -135,20 +162,29 @@ ok(defined $free0, 'MemFree readable');
 	# it made are counted by the objects they hold.)
 	is($t->job_notice($pid, 120), "[pid $pid exited]", 'mkdirloop stops (exits) at the first ENOMEM');
 	my $si0 = slabinfo();
-	my $made = $si0 && $si0->{'tmpfs_inode(D)'} ? $si0->{'tmpfs_inode(D)'}{active} : 0;
+	# (objects: the root cache holds them, and /tmp's own inode)
+	my $made = $objects ? ($si0 && $si0->{tmpfs_inode} ? $si0->{tmpfs_inode}{active} - 1 : 0)
+		: ($si0 && $si0->{'tmpfs_inode(D)'} ? $si0->{'tmpfs_inode(D)'}{active} : 0);
 	cmp_ok($made, '>', 1000, "it made $made directories");
 	my $limit = 4 * 1024 * 1024;
 	my $max = $t->file('/cgroup/D/memory.kmem.max_usage_in_bytes', $T);
 	cmp_ok($max, '<=', $limit, "kmem usage never above 4M (max_usage $max)");
-	# it stopped when one more slab page did not fit
-	cmp_ok($max, '>', $limit - 4096, 'it stopped within a page of the limit');
+	# it stopped when one more page (a slab, or a page of bytes) did not fit
+	cmp_ok($max, '>', $limit - 4096 * ($objects ? 2 : 1), 'it stopped within a page of the limit');
 	cmp_ok($t->file('/cgroup/D/memory.kmem.failcnt', $T), '>=', 1, 'kmem.failcnt counts the refusal');
 	is($t->file('/cgroup/D/memory.failcnt', $T), '0', 'the user counter never refused');
 	my $si = slabinfo();
+	if ($objects) {
+	ok($si && !grep(/\(/, keys %$si), 'objects: no child cache at all');
+	my $slab = $t->stat_of('/cgroup/D', 'slab', $T) // 0;
+	my $each = $si->{tmpfs_inode}{objsize} + $si->{'kmalloc-128'}{objsize};
+	is($slab, $made * $each, "memory.stat slab of D: $made directories of $each bytes");
+	} else {
 	ok($si && $si->{'tmpfs_inode(D)'} && $si->{'kmalloc-128(D)'},
 		'/proc/slabinfo shows the child caches tmpfs_inode(D) and kmalloc-128(D)');
 	is($si && $si->{'kmalloc-128(D)'}{active}, $made, 'kmalloc-128(D): one directory entry per inode in tmpfs_inode(D)');
 	is($si && $si->{tmpfs_inode}{active}, 1, 'the root cache holds only /tmp\'s own inode');
+	}
 	is($t->cmd('ls /tmp'), 'x', 'ls /tmp: x');
 	is($t->cmd('ls /tmp/x/x/x/x'), 'x', 'the chain goes on: ls /tmp/x/x/x/x');
 
@@ -167,9 +203,14 @@ ok(defined $free0, 'MemFree readable');
 	# removing the domain: it stays dying while its directories exist
 	is($t->cmd("wait $pid", 30), '', 'wait on the reaped mkdirloop answers at once');
 	is($t->cmd('rmdir /cgroup/D'), '', 'rmdir D while its directories hold kernel memory');
+	if ($objects) {
+	is($t->dying($T), 0, 'objects: D is freed at once (its owner record went to the root)');
+	is($t->cmd('ls /tmp/x/x'), 'x', 'and its directories live on');
+	} else {
 	is($t->dying($T), 1, 'D is dying (nr_dying_descendants 1)');
 	$si = slabinfo();
 	ok($si && $si->{'tmpfs_inode(D)'}, 'its child caches still hold the directories');
+	}
 	is($t->cmd('rm -r /tmp/x', 120), '', 'rm -r /tmp/x');
 	is($t->cmd('ls /tmp'), '', '/tmp is empty');
 	ok($t->until_true(10, sub { $t->dying($T) == 0 }), 'every page given back: D is freed (nr_dying_descendants 0)');
@@ -193,12 +234,14 @@ ok(defined $free0, 'MemFree readable');
 	is($t->cmd("echo $pid > /cgroup/tasks"), '', 'moved out of Z, to the root');
 	my $si = slabinfo();
 	is($si && $si->{'task_struct(Z)'} && $si->{'task_struct(Z)'}{active}, 1,
-		'its struct task is still in task_struct(Z)');
+		'its struct task is still in task_struct(Z)') unless $objects;
 	is($t->cmd('rmdir /cgroup/Z'), '', 'rmdir Z');
 	ok(!grep({ $_ eq 'Z' } split /\n/, $t->cmd('ls /cgroup') // ''), 'Z is gone from the tree');
-	is($t->dying($T), 1, 'Z is dying: nr_dying_descendants 1');
+	my $want = $objects ? 0 : 1;
+	is($t->dying($T), $want, "Z: nr_dying_descendants $want");
 	$t->cmd('sleep 500');
-	is($t->dying($T), 1, 'and stays dying while the object lives');
+	is($t->dying($T), $want, $objects ? 'objects: Z was freed at once, its object lives on'
+		: 'and stays dying while the object lives');
 	is($t->cmd("kill $pid"), '', 'kill the task (no wait)');
 	ok($t->job_notice($pid, 30), 'the shell reaps it: [pid N killed]');
 	ok($t->until_true(10, sub { $t->dying($T) == 0 }), 'Z disappears: nr_dying_descendants 0');
@@ -230,6 +273,15 @@ ok(defined $free0, 'MemFree readable');
 	is($stopped, $n, 'each stops (exits) at its kmem limit');
 
 	my $text = $t->file('/proc/slabinfo', $T);
+	if ($objects) {
+	# No child caches: each domain's directories are its slab bytes.
+	my $si = slabinfo();
+	my $each = $si->{tmpfs_inode}{objsize} + $si->{'kmalloc-128'}{objsize};
+	my @wrong = grep { my $b = $t->stat_of("/cgroup/$_", 'slab', $T) // 0; $b == 0 || $b % $each } @doms;
+	is(scalar(@wrong), 0, "objects: each domain's slab is a whole number of directories of $each bytes")
+		or diag('wrong: ' . join(' ', @wrong));
+	ok($si && !grep(/\(/, keys %$si), 'objects: no child cache');
+	} else {
 	cmp_ok(length $text, '>', 8192, 'slabinfo is longer than 8 KiB (' . length($text) . ' bytes)');
 	my @lines = split /\n/, $text;
 	my $si = slabinfo();
@@ -252,6 +304,7 @@ ok(defined $free0, 'MemFree readable');
 		or diag('wrong: ' . join(' ', @wrong));
 	ok($si && $si->{"task_struct($doms[-1])"} && $si->{'task_struct'},
 		'the root caches are listed too');
+	}
 
 	for my $d (@doms) {
 		$t->cmd("wait $pid{$d}", 30) if $pid{$d};
@@ -259,7 +312,7 @@ ok(defined $free0, 'MemFree readable');
 		$t->cmd("rmdir /cgroup/$d");
 	}
 	ok($t->until_true(30, sub { $t->dying($T) == 0 }), 'every domain freed (nr_dying_descendants 0)');
-	$si = slabinfo();
+	my $si = slabinfo();
 	ok($si && !grep(/\(long_slabinfo_\d+\)$/, keys %$si), 'their child caches are gone');
 	cmp_ok(length($t->file('/proc/slabinfo', $T)), '<', 8192, 'slabinfo is short again');
 	my $after = $t->memfree_kb($T);
@@ -273,4 +326,5 @@ ok(defined $free1 && abs($free0 - $free1) <= 256, 'MemFree at the end within 256
 	or diag("MemFree at the start $free0 kB, at the end $free1 kB");
 is($t->poweroff(60), 1, 'poweroff');
 $t->diag_transcript unless Test::More->builder->is_passing;
+}
 done_testing();

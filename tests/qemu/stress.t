@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: MIT
 # tests/qemu/stress.t - `stress SECONDS` on 4 CPUs (random mkdir
 # and rmdir, limit changes, runs, kills, moves, cgroup.kill on every CPU),
+# in both slab accounting designs (slab_accounting=caches and =objects),
 # then `check: ok`, the stress tree gone, no task left, no dying domain and
 # MemFree back to within 256 KiB; the same under fault injection
 # (failpage=50 on the command line: every 50th page allocation fails),
@@ -76,10 +77,12 @@ sub clean_afterwards {
 	cmp_ok(abs($after - $before), '<=', 256, "$label: MemFree $after kB, before $before kB: within 256 KiB");
 }
 
-# --- stress on 4 CPUs ------------------------------------------------------------
-{
-	my $t = Tally->boot(smp => 4, mem => '512M', timeout => 600 + 10 * $SECONDS);
-	is($t->prompt(60), '/', 'prompt') or BAIL_OUT('no prompt');
+# --- stress on 4 CPUs, in both slab accounting designs ---------------------------
+for my $design (qw(caches objects)) {
+	my $t = Tally->boot(smp => 4, mem => '512M', timeout => 600 + 10 * $SECONDS,
+			    append => "slab_accounting=$design");
+	is($t->prompt(60), '/', "$design: prompt") or BAIL_OUT('no prompt');
+	like($t->seen, qr/^slab_accounting: \Q$design\E /m, "booted in the $design design");
 	my $before = $t->memfree_kb // -1;
 	is($t->cmd('cat /proc/fail_page_alloc'), '0', 'fault injection is off by default');
 	like($t->cmd('stress 0'), qr/^error: EINVAL: /, 'stress 0: EINVAL');
@@ -90,7 +93,7 @@ sub clean_afterwards {
 	cmp_ok($ops, '>', 100, "stress $SECONDS on 4 CPUs: $ops operations, 0 unexpected errors");
 	my ($runs) = ($out // '') =~ / run (\d+)/;
 	cmp_ok($runs // 0, '>', 0, 'it started tasks');
-	clean_afterwards($t, $before, 'stress');
+	clean_afterwards($t, $before, "stress ($design)");
 	is($t->poweroff(30), 1, 'poweroff');
 }
 
