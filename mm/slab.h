@@ -16,7 +16,10 @@
  * Accounted caches (SLAB_ACCOUNT, and the kmalloc caches for kmalloc with
  * __GFP_KMEMCG) give each domain its own child cache, made on the domain's
  * first allocation, whose slabs are charged to that domain and hold only
- * its objects: see mm/memcg/memcg_slab.h.
+ * its objects: see mm/memcg/memcg_slab.h. That is the default design,
+ * `caches`; booted with slab_accounting=objects, no child cache is made:
+ * every object is charged by the byte to its domain's owner record and
+ * keeps the record's id in its slab's header (mm/memcg/obj_owner.h).
  *
  * The code: mm/slab.c (the caches and their slabs), mm/slab_alloc.c (the
  * CPU slabs, allocating and freeing objects, kmalloc), mm/slab_check.c

@@ -216,7 +216,11 @@ static void slab_smp_in(struct mem_cgroup *memcg)
 			child = c;
 	}
 	if (!first || !child) {
-		printk("# bench slab_smp: no child cache of kmalloc-64\n");
+		/* `objects` makes none: the CPUs would share the root
+		 * cache, and the IPI's allocations are charged to nobody. */
+		printk("# bench slab_smp: no child cache of kmalloc-64%s\n",
+		       memcg_slab_objects() ? " (slab_accounting=objects)"
+					    : "");
 		kfree(first);
 		return;
 	}

@@ -284,8 +284,8 @@ static bool take_leftover(struct obj_owner *owner, unsigned int bytes)
 /*
  * refill_obj_stock - bytes charged to owner and not needed now go to this
  * CPU's byte stock; what the stock held for another record, and what is
- * over OBJ_STOCK_MAX, goes back to its record. The caller holds a
- * reference on owner.
+ * over OBJ_STOCK_MAX, goes back to its record. The caller's reference on
+ * owner is handed over: it becomes the stock's, or is dropped.
  */
 static void refill_obj_stock(struct obj_owner *owner, unsigned int bytes)
 {
@@ -293,13 +293,14 @@ static void refill_obj_stock(struct obj_owner *owner, unsigned int bytes)
 	unsigned int old_bytes = 0, over = 0;
 	struct obj_stock *stock;
 	unsigned long flags;
+	bool drop = true;  /* the caller's reference, unless the stock's */
 
 	flags = local_irq_save();
 	stock = this_cpu_obj_stock();
 	if (stock->cached != owner) {
 		old = stock->cached;
 		old_bytes = stock->nr_bytes;
-		obj_owner_get(owner);  /* the stock's reference */
+		drop = false;
 		stock->cached = owner;
 		stock->id = owner->view.id;
 		stock->nr_bytes = 0;
@@ -311,26 +312,32 @@ static void refill_obj_stock(struct obj_owner *owner, unsigned int bytes)
 	}
 	local_irq_restore(flags);
 
-	if (over)
-		uncharge_bytes(owner, over, false);
 	if (old)
 		uncharge_bytes(old, old_bytes, true);
+	if (over)
+		uncharge_bytes(owner, over, drop);
+	else if (drop)
+		obj_owner_put(owner);
 }
 
 /* obj_owner_charge - charge bytes to owner the long way (Linux:
  * obj_cgroup_charge): from its leftover, else whole pages, whose surplus
- * refills this CPU's stock. The caller holds a reference on owner. */
+ * refills this CPU's stock. The caller's reference on owner is handed
+ * over (to the stock, or dropped): the bytes charged keep it alive. */
 static int obj_owner_charge(struct obj_owner *owner, gfp_t gfp,
 			    unsigned int bytes)
 {
 	unsigned int nr_pages = (bytes + PAGE_SIZE - 1) >> PAGE_SHIFT;
 
-	if (take_leftover(owner, bytes))
+	if (take_leftover(owner, bytes)) {
+		obj_owner_put(owner);
 		return 0;
-	if (charge_pages(owner, gfp, nr_pages))
+	}
+	if (charge_pages(owner, gfp, nr_pages)) {
+		obj_owner_put(owner);
 		return -ENOMEM;
-	if (((size_t)nr_pages << PAGE_SHIFT) > bytes)
-		refill_obj_stock(owner, (nr_pages << PAGE_SHIFT) - bytes);
+	}
+	refill_obj_stock(owner, (nr_pages << PAGE_SHIFT) - bytes);
 	return 0;
 }
 
@@ -366,7 +373,6 @@ int memcg_slab_pre_alloc_hook(struct kmem_cache *cache, gfp_t gfp,
 	ret = obj_owner_charge(owner, gfp, bytes);
 	if (!ret)
 		*out = owner;  /* its charged pages keep it alive */
-	obj_owner_put(owner);
 	return ret;
 }
 
