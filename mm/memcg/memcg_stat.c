@@ -174,6 +174,7 @@ static void census_owner(struct obj_owner *owner, void *arg)
 		return;
 	}
 	owe(memcg, (int64_t)owner->nr_pages * PAGE_SIZE, true);
+	memcg->scan_owner_pages += owner->nr_pages;
 	memcg->scan_slab_bytes += owner->scan_bytes;
 }
 
@@ -195,6 +196,7 @@ int memcg_census_take(struct memcg_census *census)
 		memcg->scan_user_pages = 0;
 		memcg->scan_slab_pages = 0;
 		memcg->scan_slab_bytes = 0;
+		memcg->scan_owner_pages = 0;
 	}
 	census_walk(census);
 	if (memcg_slab_objects())
@@ -291,7 +293,8 @@ int mem_cgroup_read_stat(struct mem_cgroup *memcg, struct mem_cgroup_stat *st)
 		struct mem_cgroup *m = census.all[i];
 		uint64_t cache = (uint64_t)READ_ONCE(m->nr_cache) * PAGE_SIZE;
 		uint64_t rss = (uint64_t)READ_ONCE(m->nr_rss) * PAGE_SIZE;
-		uint64_t kmem = (uint64_t)m->scan_kmem_pages * PAGE_SIZE;
+		uint64_t kmem = (uint64_t)(m->scan_kmem_pages +
+					   m->scan_owner_pages) * PAGE_SIZE;
 		uint64_t stack = (uint64_t)READ_ONCE(m->nr_kernel_stack) *
 				 PAGE_SIZE;
 		/* Whole pages of its child caches (`caches`), or its

@@ -132,6 +132,7 @@ struct mem_cgroup {
 	int64_t scan_res, scan_kmem;
 	long scan_kmem_pages, scan_user_pages, scan_slab_pages;
 	uint64_t scan_slab_bytes;  /* `objects`: its records' live objects */
+	long scan_owner_pages;     /* `objects`: pages charged through them */
 };
 
 _Static_assert(offsetof(struct mem_cgroup, view) == 0,

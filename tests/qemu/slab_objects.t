@@ -41,6 +41,8 @@ for my $design (qw(caches objects)) {
 	cmp_ok($slab, '>', 0, "$design: memory.stat slab of A is $slab bytes");
 	my $kmem = $t->file('/cgroup/P/A/memory.kmem.usage_in_bytes', $T);
 	cmp_ok($kmem, '>=', $slab, "$design: A's kmem usage ($kmem) includes its slab bytes");
+	cmp_ok($t->stat_of('/cgroup/P/A', 'kmem', $T) // 0, '>=', $slab,
+	       "$design: so does memory.stat kmem");
 	$t->check_ok("$design: with the loop running");
 
 	is($t->cmd('echo 1 > /cgroup/P/A/cgroup.kill'), '', "$design: cgroup.kill A");
