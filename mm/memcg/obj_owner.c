@@ -72,14 +72,15 @@ void slab_accounting_setup(void)
 void slab_accounting_report(void)
 {
 	if (bad_value[0])
-		printk("slab_accounting: error: EINVAL: \"%s\" is neither "
-		       "caches nor objects; the default is kept\n", bad_value);
+		printk("slab_accounting: error: EINVAL: \"%s\" is not caches "
+		       "or objects\n", bad_value);
+	/* Each line fits the 80 columns of the text screen. */
 	if (memcg_slab_objects())
-		printk("slab_accounting: objects (objects charged by the byte "
-		       "to their domain's owner record, in shared slabs)\n");
+		printk("slab_accounting: objects (5.9: each object charged by "
+		       "the byte to an owner)\n");
 	else
-		printk("slab_accounting: caches (a child cache per domain, "
-		       "its slabs charged by the page)\n");
+		printk("slab_accounting: caches (2012: a child cache per "
+		       "domain, charged by the page)\n");
 }
 
 /* --- records -------------------------------------------------------------- */

@@ -55,7 +55,9 @@ subtest 'OVMF, -vga std, no serial port: screen and keyboard' => sub {
 	is($cpus, 2, 'banner: cpus=2');
 	ok(defined $mib && $mib <= 512 && $mib >= 460, 'banner: mem plausible for -m 512M')
 		or diag('mem=' . ($mib // '?'));
-	like($l[1] // '', qr/^tally:\/#$/, 'the second line is the prompt tally:/# ');
+	like($l[1] // '', qr/^slab_accounting: caches \(/,
+	     'the second line names the slab accounting design, caches');
+	like($l[2] // '', qr/^tally:\/#$/, 'the third line is the prompt tally:/# ');
 	unlike($scr, qr/\x7f/, 'every character cell reads as a glyph of the font');
 
 	# Typing: pwd, then Backspace, then Shift.
