@@ -352,12 +352,12 @@ int memcg_slab_pre_alloc_hook(struct kmem_cache *cache, gfp_t gfp,
 
 	*out = NULL;
 	if (!memcg_kmem_enabled() || !slab_wants_account(cache, gfp) ||
-	    memcg_kmem_bypass(gfp) || !current)
+	    !current)
 		return 0;
 	/* Interrupts off from reading the payer to taking a reference on
 	 * its record (see memcg_kmem_get_payer). */
 	flags = local_irq_save();
-	memcg = memcg_kmem_payer(current);
+	memcg = memcg_kmem_payer(current, gfp);
 	owner = memcg && memcg_kmem_is_accounted(memcg)
 			? memcg->view.obj_owner : NULL;
 	if (owner && __obj_stock_take(this_cpu_obj_stock(), owner->view.id,
