@@ -108,7 +108,7 @@ static bool calculate_sizes(struct kmem_cache *c)
 	c->num = fit(c, PAGE_SIZE << best);
 	if (c->num > UINT16_MAX)  /* page->slab_inuse is 16 bits */
 		c->num = UINT16_MAX;
-	c->reciprocal = (unsigned int)(((1ull << 32) + c->size - 1) / c->size);
+	c->reciprocal = ((1ul << 32) + c->size - 1) / c->size;
 	return true;
 }
 

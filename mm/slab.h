@@ -113,7 +113,9 @@ struct kmem_cache {
 	unsigned int order;            /* each slab is 2^order pages */
 	unsigned int num;              /* objects per slab */
 	unsigned int flags;
-	unsigned int reciprocal;       /* 2^32 / size, rounded up */
+	/* 2^32 / size, rounded up; 64 bits wide, so that the fast path
+	 * multiplies by it straight from memory */
+	unsigned long reciprocal;
 	unsigned long active_objs;     /* objects in use or on CPU lists */
 	unsigned long num_slabs;       /* slabs held, CPU slabs included */
 	struct list_head list;         /* on slab_caches */

@@ -430,12 +430,12 @@ slab_alloc_from_cpu(struct kmem_cache *c, gfp_t gfp, bool key_on)
 	flags = local_irq_save();
 	if (!key_on || !slab_payer_charged(c, gfp, &payer))
 		obj = cpu_pop(this_cpu_slab(c));
-	else if ((child = memcg_kmem_child_cache(payer, c->memcg_params.id)))
-		obj = cpu_pop(this_cpu_slab(child));
-	/* `objects` makes no child cache: asked after, so that `caches`
-	 * pays nothing for it when the child cache is there. */
+	/* `objects` makes no child cache: its key, a NOP in `caches`, is
+	 * asked before a lookup that would only miss. */
 	else if (memcg_slab_objects())
 		obj = owned_pop(c, payer);
+	else if ((child = memcg_kmem_child_cache(payer, c->memcg_params.id)))
+		obj = cpu_pop(this_cpu_slab(child));
 	local_irq_restore(flags);
 	/* A child cache's objects have its root's size (fast_done): which
 	 * cache served is not needed past the section. */

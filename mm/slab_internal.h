@@ -87,7 +87,7 @@ static inline struct page *slab_page(const void *addr)
 
 static inline struct kmem_cache_cpu *this_cpu_slab(struct kmem_cache *c)
 {
-	return &c->cpu_slab[smp_processor_id()];
+	return &c->cpu_slab[smp_processor_index()];
 }
 
 /* mm/slab.c: a cache's slabs, taken from and given back to the buddy

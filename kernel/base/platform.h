@@ -14,6 +14,8 @@
  * What the interface offers (both builds):
  *
  *   unsigned int smp_processor_id(void);  this CPU's index, 0..nr_cpus-1
+ *   unsigned long smp_processor_index(void);  the same, as an array
+ *                                         index (no zero extension)
  *   extern unsigned int nr_cpus;          CPUs that are running
  *   NR_CPUS                               compile-time maximum (64)
  *   void preempt_disable(void);           no preemption until ..._enable()

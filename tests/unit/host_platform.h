@@ -22,6 +22,7 @@ extern __thread bool host_in_interrupt;
 extern __thread struct task *host_current;
 
 static inline unsigned int smp_processor_id(void) { return host_cpu; }
+static inline unsigned long smp_processor_index(void) { return host_cpu; }
 static inline void preempt_disable(void) {}
 static inline void preempt_enable(void) {}
 static inline unsigned long local_irq_save(void) { return 0; }

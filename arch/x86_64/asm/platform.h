@@ -17,6 +17,16 @@ static inline unsigned int smp_processor_id(void)
 	return id;
 }
 
+/* smp_processor_index - the same, for indexing per-CPU arrays: a 32-bit
+ * load into a whole register clears its upper half, so gcc adds no zero
+ * extension (it cannot know that of an unsigned int from asm). */
+static inline unsigned long smp_processor_index(void)
+{
+	unsigned long id;
+	__asm__ volatile("movl %%gs:8, %k0" : "=r"(id));
+	return id;
+}
+
 /* preempt_schedule - called when preemption is re-enabled and the timer
  * asked for a reschedule meanwhile (kernel/sched/sched.c). */
 void preempt_schedule(void);
