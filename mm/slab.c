@@ -2,8 +2,9 @@
 /*
  * mm/slab.c - the slab allocator's caches and the slabs they are made of:
  * setting a cache up, creating and destroying it, growing it by a slab and
- * giving slabs back, shrinking it, its statistics (Linux: mm/slab.c,
- * mm/slab_common.c).
+ * giving slabs back, taking back the CPUs' slabs of it (on shrink,
+ * destroy, a domain's removal, a CPU gone idle), shrinking it, its
+ * statistics (Linux: mm/slab.c, mm/slab_common.c).
  *
  * A slab is a block of 2^order pages from the buddy allocator, cut into
  * objects of one cache's size. It begins with a small header (struct slab):
@@ -277,6 +278,79 @@ void slab_release(struct kmem_cache *c, struct page *page)
 }
 
 /* --- shrinking, destroying, statistics ------------------------------------ */
+
+/* --- taking back the CPU slabs ------------------------------------------ */
+
+/* flush_cpu_slab - on each CPU (the IPI of kmem_cache_flush_cpus): give
+ * its slab of the cache back, keeping an empty one on slabs_free: pages
+ * are not freed from the IPI. */
+void flush_cpu_slab(void *arg)
+{
+	struct kmem_cache *c = arg;
+	unsigned long flags = spin_lock_irqsave(&c->lock);
+
+	line_write(&c->line);
+	unfreeze(c, this_cpu_slab(c), true);
+	spin_unlock_irqrestore(&c->lock, flags);
+}
+
+/*
+ * kmem_cache_flush_cpus - take back every CPU's slab of c, by IPI, if any
+ * CPU has one: a cache no CPU uses costs no IPI, so that a domain's child
+ * caches, flushed when it is removed, can be destroyed anywhere later.
+ */
+void kmem_cache_flush_cpus(struct kmem_cache *c)
+{
+	for (unsigned int cpu = 0; cpu < nr_cpus; cpu++) {
+		if (READ_ONCE(c->cpu_slab[cpu].page)) {
+			smp_call_function_all(flush_cpu_slab, c);
+			return;
+		}
+	}
+}
+
+/*
+ * give_back_empty - this CPU's slab of c, if no object of it is in use
+ * (all are on this CPU's list, or were freed to the slab's own list),
+ * goes back to the cache's lists, and is returned if it is to be
+ * released (see slab_place). Cache lock held, interrupts off.
+ */
+static struct page *give_back_empty(struct kmem_cache *c)
+{
+	struct kmem_cache_cpu *cpu = this_cpu_slab(c);
+
+	if (!cpu->page || cpu->page->slab_inuse != cpu->nr_free)
+		return NULL;
+	line_write(&c->line);
+	return unfreeze(c, cpu, false);
+}
+
+void slab_cpu_idle(void)
+{
+	struct kmem_cache *c;
+	struct page *page;
+	unsigned long flags;
+	LIST_HEAD(release);
+
+	/* Collected on a list, released once no lock is held: a child
+	 * cache's last slab may drop its domain's last reference, and the
+	 * domain's child caches are destroyed with it. */
+	flags = spin_lock_irqsave(&slab_caches_lock);
+	list_for_each_entry(c, &slab_caches, list) {
+		spin_lock(&c->lock);
+		page = give_back_empty(c);
+		spin_unlock(&c->lock);
+		if (page)
+			list_add(&page->lru, &release);
+	}
+	spin_unlock_irqrestore(&slab_caches_lock, flags);
+
+	while (!list_empty(&release)) {
+		page = list_first_entry(&release, struct page, lru);
+		list_del_init(&page->lru);
+		slab_release(slab_of(page)->cache, page);
+	}
+}
 
 void kmem_cache_shrink(struct kmem_cache *c)
 {

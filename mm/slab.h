@@ -91,7 +91,11 @@ struct kmem_cache_cpu {
 	 * an object popped finds its id without finding its slab. */
 	char *first_object;
 	uint16_t *owner_ids;
-	char pad[CACHELINE_SIZE - 5 * sizeof(void *)];
+	/* The CPU slab whose frees go straight onto freelist: page in
+	 * `caches`, NULL in `objects`, where a free gives its owner the
+	 * bytes back first (slab_free_owned). */
+	struct page *list_page;
+	char pad[CACHELINE_SIZE - 6 * sizeof(void *)];
 };
 
 _Static_assert(sizeof(struct kmem_cache_cpu) == CACHELINE_SIZE,

@@ -65,6 +65,7 @@ static void freeze(struct kmem_cache *c, struct kmem_cache_cpu *cpu,
 	cpu->freelist = slab->freelist;
 	cpu->nr_free += n;
 	cpu->page = page;
+	cpu->list_page = memcg_slab_objects() ? NULL : page;
 	cpu->first_object = slab_object(c, slab, 0);
 	cpu->owner_ids = slab->owner_ids;
 	slab->freelist = NULL;
@@ -103,8 +104,8 @@ static struct page *slab_place(struct kmem_cache *c, struct page *page,
  * objects on the CPU's list. Returns the slab if it is to be released
  * (see slab_place). Cache lock held, interrupts off.
  */
-static struct page *unfreeze(struct kmem_cache *c, struct kmem_cache_cpu *cpu,
-			     bool keep_empty)
+struct page *unfreeze(struct kmem_cache *c, struct kmem_cache_cpu *cpu,
+		      bool keep_empty)
 {
 	struct page *page = cpu->page;
 	struct slab *slab;
@@ -124,78 +125,8 @@ static struct page *unfreeze(struct kmem_cache *c, struct kmem_cache_cpu *cpu,
 	cpu->freelist = NULL;
 	cpu->nr_free = 0;
 	cpu->page = NULL;
+	cpu->list_page = NULL;
 	return slab_place(c, page, keep_empty);
-}
-
-/* flush_cpu_slab - on each CPU (the IPI of kmem_cache_flush_cpus): give
- * its slab of the cache back, keeping an empty one on slabs_free: pages
- * are not freed from the IPI. */
-void flush_cpu_slab(void *arg)
-{
-	struct kmem_cache *c = arg;
-	unsigned long flags = spin_lock_irqsave(&c->lock);
-
-	line_write(&c->line);
-	unfreeze(c, this_cpu_slab(c), true);
-	spin_unlock_irqrestore(&c->lock, flags);
-}
-
-/*
- * kmem_cache_flush_cpus - take back every CPU's slab of c, by IPI, if any
- * CPU has one: a cache no CPU uses costs no IPI, so that a domain's child
- * caches, flushed when it is removed, can be destroyed anywhere later.
- */
-void kmem_cache_flush_cpus(struct kmem_cache *c)
-{
-	for (unsigned int cpu = 0; cpu < nr_cpus; cpu++) {
-		if (READ_ONCE(c->cpu_slab[cpu].page)) {
-			smp_call_function_all(flush_cpu_slab, c);
-			return;
-		}
-	}
-}
-
-/*
- * give_back_empty - this CPU's slab of c, if no object of it is in use
- * (all are on this CPU's list, or were freed to the slab's own list),
- * goes back to the cache's lists, and is returned if it is to be
- * released (see slab_place). Cache lock held, interrupts off.
- */
-static struct page *give_back_empty(struct kmem_cache *c)
-{
-	struct kmem_cache_cpu *cpu = this_cpu_slab(c);
-
-	if (!cpu->page || cpu->page->slab_inuse != cpu->nr_free)
-		return NULL;
-	line_write(&c->line);
-	return unfreeze(c, cpu, false);
-}
-
-void slab_cpu_idle(void)
-{
-	struct kmem_cache *c;
-	struct page *page;
-	unsigned long flags;
-	LIST_HEAD(release);
-
-	/* Collected on a list, released once no lock is held: a child
-	 * cache's last slab may drop its domain's last reference, and the
-	 * domain's child caches are destroyed with it. */
-	flags = spin_lock_irqsave(&slab_caches_lock);
-	list_for_each_entry(c, &slab_caches, list) {
-		spin_lock(&c->lock);
-		page = give_back_empty(c);
-		spin_unlock(&c->lock);
-		if (page)
-			list_add(&page->lru, &release);
-	}
-	spin_unlock_irqrestore(&slab_caches_lock, flags);
-
-	while (!list_empty(&release)) {
-		page = list_first_entry(&release, struct page, lru);
-		list_del_init(&page->lru);
-		slab_release(slab_of(page)->cache, page);
-	}
 }
 
 /* --- objects -------------------------------------------------------------- */
@@ -430,12 +361,12 @@ slab_alloc_from_cpu(struct kmem_cache *c, gfp_t gfp, bool key_on)
 	flags = local_irq_save();
 	if (!key_on || !slab_payer_charged(c, gfp, &payer))
 		obj = cpu_pop(this_cpu_slab(c));
-	/* `objects` makes no child cache: its key, a NOP in `caches`, is
-	 * asked before a lookup that would only miss. */
-	else if (memcg_slab_objects())
-		obj = owned_pop(c, payer);
 	else if ((child = memcg_kmem_child_cache(payer, c->memcg_params.id)))
 		obj = cpu_pop(this_cpu_slab(child));
+	/* `objects` makes no child cache: its key is asked after the
+	 * lookup, so that `caches` pays nothing for it on a hit. */
+	else if (memcg_slab_objects())
+		obj = owned_pop(c, payer);
 	local_irq_restore(flags);
 	/* A child cache's objects have its root's size (fast_done): which
 	 * cache served is not needed past the section. */
@@ -566,6 +497,49 @@ slab_free_owned_slow(struct kmem_cache *c, struct page *page, void *obj,
 	slab_free_slow(c, page, obj, who);
 }
 
+/* cpu_push - obj onto this CPU's list (cpu), its slab the CPU slab;
+ * interrupts off. */
+static __attribute__((always_inline)) inline void
+cpu_push(struct kmem_cache *c, struct kmem_cache_cpu *cpu, void *obj,
+	 const char *who)
+{
+	if (unlikely(obj == cpu->freelist))
+		double_free(c, obj, who);
+	set_next_free(obj, cpu->freelist);
+	cpu->freelist = obj;
+	cpu->nr_free++;
+}
+
+/*
+ * slab_free_owned - `objects`: obj, whose owner id is at *id, is freed:
+ * its bytes back to this CPU's byte stock and the object onto this CPU's
+ * list, in one interrupts-off section, when the stock holds its owner
+ * and the slab is the CPU's; else the long ways. Out of line, so that a
+ * free in `caches` pays nothing for it.
+ */
+static __attribute__((noinline)) void
+slab_free_owned(struct kmem_cache *c, struct page *page, void *obj,
+		uint16_t *id, const char *who)
+{
+	struct kmem_cache_cpu *cpu;
+	unsigned long flags;
+
+	flags = local_irq_save();
+	if (unlikely(!memcg_slab_free_hook(c, id))) {
+		local_irq_restore(flags);
+		slab_free_owned_slow(c, page, obj, id, who);
+		return;
+	}
+	cpu = this_cpu_slab(c);
+	if (likely(cpu->page == page && !slab_debug)) {
+		cpu_push(c, cpu, obj, who);
+		local_irq_restore(flags);
+		return;
+	}
+	local_irq_restore(flags);
+	slab_free_slow(c, page, obj, who);
+}
+
 /*
  * slab_free - put obj back. The checks name the cache and the object: a
  * wrong cache, an address that is not an object, a double free. The
@@ -579,7 +553,6 @@ slab_free(struct kmem_cache *c, struct page *page, void *obj, const char *who)
 	struct kmem_cache_cpu *cpu;
 	unsigned long flags;
 	size_t offset, index;
-	uint16_t *id;
 
 	/* An object of a child cache may be freed through its root cache. */
 	if (unlikely(slab->cache != c) &&
@@ -595,24 +568,18 @@ slab_free(struct kmem_cache *c, struct page *page, void *obj, const char *who)
 		      c->name, obj);
 
 	flags = local_irq_save();
-	id = &slab->owner_ids[index];
-	if (memcg_slab_objects() && unlikely(!memcg_slab_free_hook(c, id))) {
-		local_irq_restore(flags);
-		slab_free_owned_slow(c, page, obj, id, who);
-		return;
-	}
 	cpu = this_cpu_slab(c);
-	if (likely(cpu->page == page && !slab_debug)) {
-		if (unlikely(obj == cpu->freelist))
-			double_free(c, obj, who);
-		set_next_free(obj, cpu->freelist);
-		cpu->freelist = obj;
-		cpu->nr_free++;
+	if (likely(cpu->list_page == page && !slab_debug)) {
+		cpu_push(c, cpu, obj, who);
 		local_irq_restore(flags);
 		return;
 	}
 	local_irq_restore(flags);
-	slab_free_slow(c, page, obj, who);
+	/* `objects`: list_page is NULL, every free comes here. */
+	if (memcg_slab_objects())
+		slab_free_owned(c, page, obj, &slab->owner_ids[index], who);
+	else
+		slab_free_slow(c, page, obj, who);
 }
 
 void kmem_cache_free(struct kmem_cache *c, void *obj)

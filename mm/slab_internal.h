@@ -95,10 +95,15 @@ static inline struct kmem_cache_cpu *this_cpu_slab(struct kmem_cache *c)
 struct page *cache_grow(struct kmem_cache *c, gfp_t gfp);
 void slab_release(struct kmem_cache *c, struct page *page);
 
-/* mm/slab_alloc.c: taking back the CPU slabs of a cache - on this CPU
- * (an IPI's function), or on every CPU that has one. */
+/* mm/slab.c: taking back the CPU slabs of a cache - on this CPU (an
+ * IPI's function), or on every CPU that has one. */
 void flush_cpu_slab(void *arg);
 void kmem_cache_flush_cpus(struct kmem_cache *c);
+
+/* mm/slab_alloc.c: a CPU slab back to its cache's lists (see the
+ * definition). */
+struct page *unfreeze(struct kmem_cache *c, struct kmem_cache_cpu *cpu,
+		      bool keep_empty);
 
 /* mm/slab_check.c: slab_debug's poison, put on a free object and checked
  * when it is handed out again. */
