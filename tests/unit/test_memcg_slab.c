@@ -80,7 +80,8 @@ static bool slabinfo_line(const char *name, char *line, size_t size)
 	size_t len = strlen(name);
 
 	slabinfo_show(text, sizeof(text));
-	for (char *p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+	for (char *p = text, *nl; p && *p;
+	     p = (nl = strchr(p, '\n')) ? nl + 1 : NULL) {
 		if (strncmp(p, name, len) == 0 && p[len] == ' ') {
 			size_t n = strcspn(p, "\n");
 
