@@ -332,4 +332,27 @@ void __memcg_slab_free_hook(struct obj_owner *owner, unsigned int bytes);
 void slab_owned_walk(void (*fn)(unsigned int id, unsigned int bytes,
 				void *arg), void *arg);
 
+/*
+ * slab_owned_release - `objects`, interrupts off, no slab lock held:
+ * this CPU's owned list of c (freed objects still charged to one record,
+ * mm/slab.h) goes to its freelist, charged to nobody, and the bytes back
+ * to the record, if the record charges top's subtree (any record: top
+ * NULL). Nothing if the list is empty.
+ */
+void slab_owned_release(struct kmem_cache *c, struct mem_cgroup *top);
+
+/* obj_owner_in_subtree - does the record with that id (one with charged
+ * objects, so alive) charge a domain of top's subtree? Any: top NULL. */
+bool obj_owner_in_subtree(unsigned int id, struct mem_cgroup *top);
+
+/*
+ * memcg_slab_drain_owned - `objects`, on this CPU, interrupts off (the
+ * drain IPI): slab_owned_release of every accountable root cache, for
+ * top's subtree. memcg_slab_forget_root - take root out of the caches
+ * it walks (kmem_cache_destroy, before the IPI that flushes root: once
+ * that is done, no CPU is still walking it).
+ */
+void memcg_slab_drain_owned(struct mem_cgroup *top);
+void memcg_slab_forget_root(struct kmem_cache *root);
+
 #endif

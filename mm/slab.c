@@ -2,9 +2,9 @@
 /*
  * mm/slab.c - the slab allocator's caches and the slabs they are made of:
  * setting a cache up, creating and destroying it, growing it by a slab and
- * giving slabs back, taking back the CPUs' slabs of it (on shrink,
- * destroy, a domain's removal, a CPU gone idle), shrinking it, its
- * statistics (Linux: mm/slab.c, mm/slab_common.c).
+ * giving slabs back, making a slab a CPU's and taking it back (when it
+ * runs dry, on shrink, destroy, a domain's removal, a CPU gone idle),
+ * shrinking it, its statistics (Linux: mm/slab.c, mm/slab_common.c).
  *
  * A slab is a block of 2^order pages from the buddy allocator, cut into
  * objects of one cache's size. It begins with a small header (struct slab):
@@ -127,6 +127,8 @@ static bool cache_setup(struct kmem_cache *c, const char *name, size_t size,
 
 	spin_lock_init(&c->lock);
 	memset(c->cpu_slab, 0, sizeof(c->cpu_slab));
+	for (unsigned int i = 0; i < NR_CPUS; i++)
+		c->cpu_slab[i].owned_id = OWNED_ID_NONE;
 	c->line = (struct line_owner){0, 0};
 	INIT_LIST_HEAD(&c->slabs_partial);
 	INIT_LIST_HEAD(&c->slabs_full);
@@ -277,21 +279,122 @@ void slab_release(struct kmem_cache *c, struct page *page)
 	free_accounted_pages(page, order);
 }
 
-/* --- shrinking, destroying, statistics ------------------------------------ */
+/* --- a CPU's slab: taken, and given back ---------------------------------- */
+
+/*
+ * freeze - make page this CPU's slab: its free objects move to the CPU's
+ * list, and count as in use in the slab's and the cache's counts. Also
+ * takes the objects other CPUs freed to the CPU slab meanwhile. Cache
+ * lock held, interrupts off.
+ */
+void freeze(struct kmem_cache *c, struct kmem_cache_cpu *cpu,
+	    struct page *page)
+{
+	struct slab *slab = slab_of(page);
+	unsigned int n = c->num - page->slab_inuse;
+	void *last = slab->freelist;
+
+	if (!last)
+		return;
+	/* A CPU slab that got objects back: they go in front. */
+	while (next_free(last))
+		last = next_free(last);
+	set_next_free(last, cpu->freelist);
+	cpu->freelist = slab->freelist;
+	cpu->nr_free += n;
+	cpu->page = page;
+	cpu->list_page = memcg_slab_objects() ? NULL : page;
+	cpu->first_object = slab_object(c, slab, 0);
+	cpu->owner_ids = slab->owner_ids;
+	slab->freelist = NULL;
+	page->slab_inuse = c->num;
+	page->flags |= PG_slab_cpu;
+	c->active_objs += n;
+}
+
+/*
+ * slab_place - put a slab that no CPU owns on the list its count says.
+ * An empty one is kept on slabs_free if keep_empty or if it is a root
+ * cache's only empty slab; otherwise it is off every list and returned,
+ * for the caller to give back (slab_release) once the lock is dropped.
+ * Cache lock held.
+ */
+struct page *slab_place(struct kmem_cache *c, struct page *page,
+			bool keep_empty)
+{
+	list_del_init(&page->lru);
+	if (page->slab_inuse == c->num) {
+		list_add(&page->lru, &c->slabs_full);
+	} else if (page->slab_inuse != 0) {
+		list_add(&page->lru, &c->slabs_partial);
+	} else if (keep_empty ||
+		   (list_empty(&c->slabs_free) && !is_child_cache(c))) {
+		list_add(&page->lru, &c->slabs_free);
+	} else {
+		c->num_slabs--;
+		return page;
+	}
+	return NULL;
+}
+
+/*
+ * unfreeze - give this CPU's slab back to the cache's lists, with the
+ * objects on the CPU's list. Returns the slab if it is to be released
+ * (see slab_place). Cache lock held, interrupts off.
+ */
+struct page *unfreeze(struct kmem_cache *c, struct kmem_cache_cpu *cpu,
+		      bool keep_empty)
+{
+	struct page *page = cpu->page;
+	struct slab *slab;
+	void *obj, *next;
+
+	if (!page)
+		return NULL;
+	if (cpu->owned)
+		panic("slab: cache %s: CPU slab given back with objects on its "
+		      "owned list, still charged to record %u (rule: "
+		      "slab_owned_release first)", c->name, cpu->owned_id);
+	slab = slab_of(page);
+	for (obj = cpu->freelist; obj; obj = next) {
+		next = next_free(obj);
+		set_next_free(obj, slab->freelist);
+		slab->freelist = obj;
+	}
+	page->slab_inuse -= cpu->nr_free;
+	c->active_objs -= cpu->nr_free;
+	page->flags &= ~PG_slab_cpu;
+	cpu->freelist = NULL;
+	cpu->nr_free = 0;
+	cpu->page = NULL;
+	cpu->list_page = NULL;
+	return slab_place(c, page, keep_empty);
+}
 
 /* --- taking back the CPU slabs ------------------------------------------ */
 
-/* flush_cpu_slab - on each CPU (the IPI of kmem_cache_flush_cpus): give
- * its slab of the cache back, keeping an empty one on slabs_free: pages
- * are not freed from the IPI. */
+/* give_back_cpu_slab - this CPU's slab of c back to the cache's lists,
+ * an empty one kept on slabs_free: pages are not freed from an IPI.
+ * Interrupts off, its owned list already released. */
+static void give_back_cpu_slab(struct kmem_cache *c)
+{
+	spin_lock(&c->lock);
+	line_write(&c->line);
+	unfreeze(c, this_cpu_slab(c), true);
+	spin_unlock(&c->lock);
+}
+
+/* flush_cpu_slab - on each CPU (the IPI of kmem_cache_flush_cpus): its
+ * owned list released (its charge given back, no lock held), then its
+ * slab of the cache given back. */
 void flush_cpu_slab(void *arg)
 {
 	struct kmem_cache *c = arg;
-	unsigned long flags = spin_lock_irqsave(&c->lock);
+	unsigned long flags = local_irq_save();
 
-	line_write(&c->line);
-	unfreeze(c, this_cpu_slab(c), true);
-	spin_unlock_irqrestore(&c->lock, flags);
+	slab_owned_release(c, NULL);
+	give_back_cpu_slab(c);
+	local_irq_restore(flags);
 }
 
 /*
@@ -319,7 +422,11 @@ static struct page *give_back_empty(struct kmem_cache *c)
 {
 	struct kmem_cache_cpu *cpu = this_cpu_slab(c);
 
-	if (!cpu->page || cpu->page->slab_inuse != cpu->nr_free)
+	/* Objects still charged on the owned list wait for their owner,
+	 * or for a drain: an idle CPU takes no lock to give their bytes
+	 * back. */
+	if (!cpu->page || cpu->owned ||
+	    cpu->page->slab_inuse != cpu->nr_free)
 		return NULL;
 	line_write(&c->line);
 	return unfreeze(c, cpu, false);
@@ -379,16 +486,21 @@ static bool is_builtin_cache(const struct kmem_cache *c)
 }
 
 /* flush_family - on each CPU: give back its slabs of the root cache arg
- * and of the root's child caches (kmem_cache_destroy of a root). */
+ * and of the root's child caches (kmem_cache_destroy of a root). Only a
+ * root has an owned list: it is released before slab_caches_lock is
+ * taken, as the census takes that lock under obj_owner_lock. */
 static void flush_family(void *arg)
 {
 	struct kmem_cache *root = arg, *c;
-	unsigned long flags = spin_lock_irqsave(&slab_caches_lock);
+	unsigned long flags = local_irq_save();
 
+	slab_owned_release(root, NULL);
+	spin_lock(&slab_caches_lock);
 	list_for_each_entry(c, &slab_caches, list)
 		if (c == root || c->memcg_params.root_cache == root)
-			flush_cpu_slab(c);
-	spin_unlock_irqrestore(&slab_caches_lock, flags);
+			give_back_cpu_slab(c);
+	spin_unlock(&slab_caches_lock);
+	local_irq_restore(flags);
 }
 
 void kmem_cache_destroy(struct kmem_cache *c)
@@ -401,8 +513,10 @@ void kmem_cache_destroy(struct kmem_cache *c)
 		panic("kmem_cache_destroy: cache %s is built in", c->name);
 	/* What CPUs hold counts as in use until it is taken back: for a
 	 * root cache, of its child caches too, before they are checked. */
-	if (!is_child_cache(c))
+	if (!is_child_cache(c)) {
+		memcg_slab_forget_root(c);  /* no drain walks it after */
 		smp_call_function_all(flush_family, c);
+	}
 	kmem_cache_shrink(c);
 	if (c->active_objs != 0)
 		panic("kmem_cache_destroy: cache %s still has %lu objects in "
@@ -415,14 +529,20 @@ void kmem_cache_destroy(struct kmem_cache *c)
 	kmem_cache_free(&kmem_cache_boot, c);
 }
 
-/* cpu_free_objects - objects on the CPUs' lists of c, read without
- * stopping them. */
+/* cpu_held - the free objects on one CPU's lists (cpu), read without
+ * stopping it: freelist and the owned list. */
+static unsigned long cpu_held(const struct kmem_cache_cpu *cpu)
+{
+	return READ_ONCE(cpu->nr_free) + READ_ONCE(cpu->nr_owned);
+}
+
+/* cpu_free_objects - the free objects on every CPU's lists of c. */
 static unsigned long cpu_free_objects(struct kmem_cache *c)
 {
 	unsigned long n = 0;
 
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
-		n += READ_ONCE(c->cpu_slab[cpu].nr_free);
+		n += cpu_held(&c->cpu_slab[cpu]);
 	return n;
 }
 
@@ -444,8 +564,7 @@ void get_slabinfo(struct kmem_cache *c, struct slabinfo *info)
 		empty++;
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
 		page = READ_ONCE(c->cpu_slab[cpu].page);
-		if (page && page->slab_inuse ==
-				    READ_ONCE(c->cpu_slab[cpu].nr_free))
+		if (page && page->slab_inuse == cpu_held(&c->cpu_slab[cpu]))
 			empty++;  /* a CPU slab with no object in use */
 	}
 	info->active_objs = c->active_objs > held ? c->active_objs - held : 0;

@@ -79,9 +79,9 @@ struct memcg_cache_params {
  * kmem_cache_cpu). Only its CPU touches it, with interrupts off; a line
  * of its own, so that no other CPU writes it (the array is the first
  * member of struct kmem_cache, which is always cache-line aligned). The
- * objects on freelist
- * all belong to page, and count as in use in the cache's counts until
- * the slab is given back to the lists (see mm/slab_alloc.c).
+ * objects on freelist and owned all belong to page, and count as in use
+ * in the cache's counts until the slab is given back to the lists (see
+ * mm/slab_alloc.c).
  */
 struct kmem_cache_cpu {
 	void *freelist;         /* free objects this CPU hands out */
@@ -92,11 +92,24 @@ struct kmem_cache_cpu {
 	char *first_object;
 	uint16_t *owner_ids;
 	/* The CPU slab whose frees go straight onto freelist: page in
-	 * `caches`, NULL in `objects`, where a free gives its owner the
-	 * bytes back first (slab_free_owned). */
+	 * `caches`, NULL in `objects`, where a free looks at the object's
+	 * owner first (owned_push). */
 	struct page *list_page;
-	char pad[CACHELINE_SIZE - 6 * sizeof(void *)];
+	/* `objects`: freed objects of the CPU slab that are still charged
+	 * to the record owned_id, their owner id kept: the owner's next
+	 * allocations take them back with no charge to make (owned_pop).
+	 * freelist's objects are charged to nobody. owned_id is never 0
+	 * (OWNED_ID_NONE until a record's object is freed here, and the
+	 * last record's while the list is empty), so that an object
+	 * charged to nobody is told apart from the list's by one compare. */
+	void *owned;
+	unsigned int nr_owned;  /* objects on owned */
+	uint16_t owned_id;
+	char pad[CACHELINE_SIZE - 7 * sizeof(void *) - sizeof(unsigned int) -
+		 sizeof(uint16_t)];
 };
+
+#define OWNED_ID_NONE UINT16_MAX  /* no record has it (OBJ_OWNER_MAX) */
 
 _Static_assert(sizeof(struct kmem_cache_cpu) == CACHELINE_SIZE,
 	       "a CPU slab is one cache line");

@@ -29,7 +29,21 @@
  * cache has no other empty slab, and otherwise goes straight back to the
  * buddy allocator - a domain's child cache keeps none (docs/slab.md: its
  * slabs are charged to the domain, which must not pay for pages it no
- * longer uses).
+ * longer uses). Making a slab a CPU's and giving it back (freeze,
+ * unfreeze) are in mm/slab.c.
+ *
+ * In `objects` (mm/memcg/obj_owner.h) each object is charged by the byte
+ * and keeps its owner's id, and the CPU keeps a second list beside
+ * freelist: the owned list, objects of its slab freed while still
+ * charged to one owner record (Linux has none: its free gives the bytes
+ * back to the byte stock every time). The owner's next allocation pops
+ * one with no charge to make and no id to write (owned_pop), and a free
+ * of the owner's object pushes it with none to give back (owned_push):
+ * the common case, a domain freeing and allocating on one CPU, costs a
+ * compare of ids each way. Anything else - an object of another record,
+ * the list to be emptied - goes the long ways; the list goes back to
+ * freelist, its bytes to the record, when freelist runs dry, when the
+ * slab is taken back, and on a drain (slab_owned_release).
  *
  * kmalloc() and kfree() are here, not in a file of their own, because
  * they inline the fast paths: those must stay in the file that defines
@@ -40,94 +54,6 @@
 #include <string.h>
 
 #include "mm/memcg_hooks.h"
-
-/* --- the CPU slabs ------------------------------------------------------- */
-
-/*
- * freeze - make page this CPU's slab: its free objects move to the CPU's
- * list, and count as in use in the slab's and the cache's counts. Also
- * takes the objects other CPUs freed to the CPU slab meanwhile. Cache
- * lock held, interrupts off.
- */
-static void freeze(struct kmem_cache *c, struct kmem_cache_cpu *cpu,
-		   struct page *page)
-{
-	struct slab *slab = slab_of(page);
-	unsigned int n = c->num - page->slab_inuse;
-	void *last = slab->freelist;
-
-	if (!last)
-		return;
-	/* A CPU slab that got objects back: they go in front. */
-	while (next_free(last))
-		last = next_free(last);
-	set_next_free(last, cpu->freelist);
-	cpu->freelist = slab->freelist;
-	cpu->nr_free += n;
-	cpu->page = page;
-	cpu->list_page = memcg_slab_objects() ? NULL : page;
-	cpu->first_object = slab_object(c, slab, 0);
-	cpu->owner_ids = slab->owner_ids;
-	slab->freelist = NULL;
-	page->slab_inuse = c->num;
-	page->flags |= PG_slab_cpu;
-	c->active_objs += n;
-}
-
-/*
- * slab_place - put a slab that no CPU owns on the list its count says.
- * An empty one is kept on slabs_free if keep_empty or if it is a root
- * cache's only empty slab; otherwise it is off every list and returned,
- * for the caller to give back (slab_release) once the lock is dropped.
- * Cache lock held.
- */
-static struct page *slab_place(struct kmem_cache *c, struct page *page,
-			       bool keep_empty)
-{
-	list_del_init(&page->lru);
-	if (page->slab_inuse == c->num) {
-		list_add(&page->lru, &c->slabs_full);
-	} else if (page->slab_inuse != 0) {
-		list_add(&page->lru, &c->slabs_partial);
-	} else if (keep_empty ||
-		   (list_empty(&c->slabs_free) && !is_child_cache(c))) {
-		list_add(&page->lru, &c->slabs_free);
-	} else {
-		c->num_slabs--;
-		return page;
-	}
-	return NULL;
-}
-
-/*
- * unfreeze - give this CPU's slab back to the cache's lists, with the
- * objects on the CPU's list. Returns the slab if it is to be released
- * (see slab_place). Cache lock held, interrupts off.
- */
-struct page *unfreeze(struct kmem_cache *c, struct kmem_cache_cpu *cpu,
-		      bool keep_empty)
-{
-	struct page *page = cpu->page;
-	struct slab *slab;
-	void *obj, *next;
-
-	if (!page)
-		return NULL;
-	slab = slab_of(page);
-	for (obj = cpu->freelist; obj; obj = next) {
-		next = next_free(obj);
-		set_next_free(obj, slab->freelist);
-		slab->freelist = obj;
-	}
-	page->slab_inuse -= cpu->nr_free;
-	c->active_objs -= cpu->nr_free;
-	page->flags &= ~PG_slab_cpu;
-	cpu->freelist = NULL;
-	cpu->nr_free = 0;
-	cpu->page = NULL;
-	cpu->list_page = NULL;
-	return slab_place(c, page, keep_empty);
-}
 
 /* --- objects -------------------------------------------------------------- */
 
@@ -154,9 +80,15 @@ static void *slab_alloc_slow(struct kmem_cache *c, gfp_t gfp)
 	void *obj;
 
 	for (;;) {
-		flags = spin_lock_irqsave(&c->lock);
-		line_write(&c->line);
+		/* With freelist empty, objects still charged go back to it
+		 * first: the caller, not their owner, may take them, and
+		 * the CPU slab may leave this CPU below. */
+		flags = local_irq_save();
 		cpu = this_cpu_slab(c);
+		if (!cpu->freelist)
+			slab_owned_release(c, NULL);
+		spin_lock(&c->lock);
+		line_write(&c->line);
 		if (cpu->freelist)
 			break;
 		if (cpu->page && slab_of(cpu->page)->freelist) {
@@ -185,7 +117,8 @@ static void *slab_alloc_slow(struct kmem_cache *c, gfp_t gfp)
 		/* No free object anywhere: grow, without holding the lock
 		 * (alloc_pages may drain other CPUs' lists, and must not
 		 * wait for them with a lock held). */
-		spin_unlock_irqrestore(&c->lock, flags);
+		spin_unlock(&c->lock);
+		local_irq_restore(flags);
 		new_page = cache_grow(c, gfp);
 		if (!new_page)
 			return NULL;
@@ -201,7 +134,8 @@ static void *slab_alloc_slow(struct kmem_cache *c, gfp_t gfp)
 	 * has an object in use now: it is not released). */
 	if (unlikely(__atomic_load_n(&c->memcg_params.dead, __ATOMIC_ACQUIRE)))
 		release = unfreeze(c, cpu, false);
-	spin_unlock_irqrestore(&c->lock, flags);
+	spin_unlock(&c->lock);
+	local_irq_restore(flags);
 
 	if (new_page)  /* another CPU made room meanwhile */
 		slab_release(c, new_page);
@@ -297,19 +231,38 @@ fast_done(struct kmem_cache *c, void *obj, gfp_t gfp)
 	return obj;
 }
 
+/* cpu_owner_id - where the owner id of obj, an object of this CPU's
+ * slab (cpu), is: its index by the reciprocal, without finding its slab. */
+static __attribute__((always_inline)) inline uint16_t *
+cpu_owner_id(struct kmem_cache *c, struct kmem_cache_cpu *cpu, void *obj)
+{
+	return &cpu->owner_ids[((uint64_t)((char *)obj - cpu->first_object) *
+				c->reciprocal) >> 32];
+}
+
 /*
  * owned_pop - `objects`, interrupts off: an object of c for payer,
- * charged to payer's owner record from this CPU's byte stock, or NULL
- * (the stock cannot serve, or the CPU list is empty: the long way).
+ * charged to payer's owner record, or NULL (the long way). The common
+ * case: an object payer freed on this CPU, still charged to it, from
+ * the owned list. Else one from freelist, charged from this CPU's byte
+ * stock and given payer's id.
  */
 static __attribute__((always_inline)) inline void *
 owned_pop(struct kmem_cache *c, struct mem_cgroup *payer)
 {
 	uint16_t id = memcg_kmem_view(payer)->obj_owner_id;
-	struct obj_stock *stock = this_cpu_obj_stock();
 	struct kmem_cache_cpu *cpu = this_cpu_slab(c);
+	struct obj_stock *stock;
 	void *obj;
 
+	__asm__("" : "+r"(cpu));  /* in a register: see slab_free */
+	if (likely(id == cpu->owned_id && cpu->owned)) {
+		obj = cpu->owned;
+		cpu->owned = next_free(obj);
+		cpu->nr_owned--;
+		return obj;
+	}
+	stock = this_cpu_obj_stock();
 	if (!__obj_stock_take(stock, id, c->size))
 		return NULL;
 	obj = cpu_pop(cpu);
@@ -317,10 +270,30 @@ owned_pop(struct kmem_cache *c, struct mem_cgroup *payer)
 		stock->nr_bytes += c->size;
 		return NULL;
 	}
-	/* The object is of the CPU slab: its index, by the reciprocal. */
-	cpu->owner_ids[((uint64_t)((char *)obj - cpu->first_object) *
-			c->reciprocal) >> 32] = id;
+	*cpu_owner_id(c, cpu, obj) = id;
 	return obj;
+}
+
+void slab_owned_release(struct kmem_cache *c, struct mem_cgroup *top)
+{
+	struct kmem_cache_cpu *cpu = this_cpu_slab(c);
+	unsigned int bytes = 0;
+	void *obj, *next;
+
+	if (!cpu->owned || !obj_owner_in_subtree(cpu->owned_id, top))
+		return;
+	for (obj = cpu->owned; obj; obj = next) {
+		next = next_free(obj);
+		*cpu_owner_id(c, cpu, obj) = 0;
+		set_next_free(obj, cpu->freelist);
+		cpu->freelist = obj;
+		bytes += c->size;
+	}
+	cpu->owned = NULL;
+	cpu->nr_free += cpu->nr_owned;
+	cpu->nr_owned = 0;
+	if (!__obj_stock_give(this_cpu_obj_stock(), cpu->owned_id, bytes))
+		__memcg_slab_free_hook(obj_owner_table[cpu->owned_id], bytes);
 }
 
 /*
@@ -466,37 +439,6 @@ slab_free_slow(struct kmem_cache *c, struct page *page, void *obj,
 		slab_release(c, release);
 }
 
-/*
- * memcg_slab_free_hook - `objects`, interrupts off: the object whose
- * owner id is at *id is being freed; if it has an owner, its bytes go
- * back to this CPU's byte stock (Linux: memcg_slab_free_hook). False if
- * the stock cannot take them: slab_free_owned_slow does.
- */
-static __attribute__((always_inline)) inline bool
-memcg_slab_free_hook(struct kmem_cache *c, uint16_t *id)
-{
-	if (!*id)
-		return true;
-	if (unlikely(!__obj_stock_give(this_cpu_obj_stock(), *id, c->size)))
-		return false;
-	*id = 0;
-	return true;
-}
-
-/* slab_free_owned_slow - `objects`: obj, whose owner id is at *id, is
- * freed the long way: its bytes go back to its owner record, then the
- * object to its slab. Out of line: the fast path saves no registers. */
-static __attribute__((noinline)) void
-slab_free_owned_slow(struct kmem_cache *c, struct page *page, void *obj,
-		     uint16_t *id, const char *who)
-{
-	struct obj_owner *owner = obj_owner_table[*id];
-
-	*id = 0;
-	__memcg_slab_free_hook(owner, c->size);
-	slab_free_slow(c, page, obj, who);
-}
-
 /* cpu_push - obj onto this CPU's list (cpu), its slab the CPU slab;
  * interrupts off. */
 static __attribute__((always_inline)) inline void
@@ -511,32 +453,70 @@ cpu_push(struct kmem_cache *c, struct kmem_cache_cpu *cpu, void *obj,
 }
 
 /*
- * slab_free_owned - `objects`: obj, whose owner id is at *id, is freed:
- * its bytes back to this CPU's byte stock and the object onto this CPU's
- * list, in one interrupts-off section, when the stock holds its owner
- * and the slab is the CPU's; else the long ways. Out of line, so that a
- * free in `caches` pays nothing for it.
+ * owned_push - `objects`, interrupts off: obj, whose owner id is at *id,
+ * goes back to this CPU's lists if its slab (page) is the CPU slab and
+ * no charge has to be given back: onto freelist if it is charged to
+ * nobody; onto the owned list, still charged, if it is charged to the
+ * list's record, or to any record when the list is empty (the list
+ * becomes that record's). False otherwise: slab_free_owned_slow.
+ */
+static __attribute__((always_inline)) inline bool
+owned_push(struct kmem_cache *c, struct kmem_cache_cpu *cpu,
+	   struct page *page, void *obj, uint16_t *id, const char *who)
+{
+	uint16_t owner;
+
+	if (cpu->page != page || slab_debug)
+		return false;
+	owner = *id;
+	if (owner != cpu->owned_id) {  /* never 0: see mm/slab.h */
+		if (!owner) {
+			cpu_push(c, cpu, obj, who);
+			return true;
+		}
+		if (cpu->owned)
+			return false;
+		cpu->owned_id = owner;
+	}
+	if (unlikely(obj == cpu->owned))
+		double_free(c, obj, who);
+	set_next_free(obj, cpu->owned);
+	cpu->owned = obj;
+	cpu->nr_owned++;
+	return true;
+}
+
+/*
+ * slab_free_owned_slow - `objects`: obj, of c's slab page, is freed when
+ * owned_push could not: its bytes, if it has an owner, go to this CPU's
+ * byte stock and the object onto freelist, if the stock holds its record
+ * and the slab is the CPU's; else the bytes go back to the record and
+ * the object to its slab. Out of line: the fast path saves no
+ * registers for it.
  */
 static __attribute__((noinline)) void
-slab_free_owned(struct kmem_cache *c, struct page *page, void *obj,
-		uint16_t *id, const char *who)
+slab_free_owned_slow(struct kmem_cache *c, struct page *page, void *obj,
+		     const char *who)
 {
+	uint16_t *id = slab_owner_id(c, obj), owner;
 	struct kmem_cache_cpu *cpu;
 	unsigned long flags;
 
 	flags = local_irq_save();
-	if (unlikely(!memcg_slab_free_hook(c, id))) {
-		local_irq_restore(flags);
-		slab_free_owned_slow(c, page, obj, id, who);
-		return;
-	}
 	cpu = this_cpu_slab(c);
-	if (likely(cpu->page == page && !slab_debug)) {
+	owner = *id;
+	if (owner && cpu->page == page && !slab_debug &&
+	    __obj_stock_give(this_cpu_obj_stock(), owner, c->size)) {
+		*id = 0;
 		cpu_push(c, cpu, obj, who);
 		local_irq_restore(flags);
 		return;
 	}
 	local_irq_restore(flags);
+	if (owner) {
+		*id = 0;
+		__memcg_slab_free_hook(obj_owner_table[owner], c->size);
+	}
 	slab_free_slow(c, page, obj, who);
 }
 
@@ -569,15 +549,24 @@ slab_free(struct kmem_cache *c, struct page *page, void *obj, const char *who)
 
 	flags = local_irq_save();
 	cpu = this_cpu_slab(c);
+	/* Kept in a register: gcc would keep the CPU number instead and
+	 * work the address out again, a copy and three instructions. */
+	__asm__("" : "+r"(cpu));
 	if (likely(cpu->list_page == page && !slab_debug)) {
 		cpu_push(c, cpu, obj, who);
 		local_irq_restore(flags);
 		return;
 	}
+	/* `objects`: list_page is NULL, the owner decides. Its key is
+	 * asked only here, so that `caches` pays nothing for it. */
+	if (memcg_slab_objects() &&
+	    owned_push(c, cpu, page, obj, &slab->owner_ids[index], who)) {
+		local_irq_restore(flags);
+		return;
+	}
 	local_irq_restore(flags);
-	/* `objects`: list_page is NULL, every free comes here. */
 	if (memcg_slab_objects())
-		slab_free_owned(c, page, obj, &slab->owner_ids[index], who);
+		slab_free_owned_slow(c, page, obj, who);
 	else
 		slab_free_slow(c, page, obj, who);
 }

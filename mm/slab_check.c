@@ -93,6 +93,46 @@ static void check_slab(struct check_out *o, struct kmem_cache *c,
 	*inuse += page->slab_inuse;
 }
 
+/* check_ids - in `objects`, every object on list must have the owner id
+ * id: 0 on freelist, the record's on the owned list. */
+static void check_ids(struct check_out *o, struct kmem_cache *c,
+		      void *list, unsigned int id, const char *name)
+{
+	unsigned long n = 0;
+
+	for (void *p = list; p && n <= c->num; p = next_free(p), n++) {
+		if (*slab_owner_id(c, p) != id) {
+			check_fail(o, "slab: cache %s: object %p on this "
+				   "CPU's %s has owner id %u, not %u\n",
+				   c->name, p, name, *slab_owner_id(c, p), id);
+			return;
+		}
+	}
+}
+
+/* check_this_cpu - this CPU's lists hold still: they are counted object
+ * by object, against nr_free and nr_owned. */
+static void check_this_cpu(struct check_out *o, struct kmem_cache *c)
+{
+	struct kmem_cache_cpu *cpu = this_cpu_slab(c);
+	unsigned long free = count_free(cpu->freelist, c->num);
+	unsigned long owned = count_free(cpu->owned, c->num);
+
+	if (free != cpu->nr_free || owned != cpu->nr_owned)
+		check_fail(o, "slab: cache %s: this CPU's lists hold %lu "
+			   "free and %lu owned objects, their counts say %lu "
+			   "and %u\n", c->name, free, owned, cpu->nr_free,
+			   cpu->nr_owned);
+	if (owned && !cpu->page)
+		check_fail(o, "slab: cache %s: this CPU has %lu objects on "
+			   "its owned list but no slab\n", c->name, owned);
+	if (!memcg_slab_objects() || !cpu->page)
+		return;
+	check_ids(o, c, cpu->freelist, 0, "free list");
+	if (owned)
+		check_ids(o, c, cpu->owned, cpu->owned_id, "owned list");
+}
+
 static void check_cache(struct check_out *o, struct kmem_cache *c)
 {
 	unsigned long flags = spin_lock_irqsave(&c->lock);
@@ -111,7 +151,7 @@ static void check_cache(struct check_out *o, struct kmem_cache *c)
 	for (unsigned int i = 0; i < NR_CPUS; i++) {
 		cpu = &c->cpu_slab[i];
 		page = READ_ONCE(cpu->page);
-		held += READ_ONCE(cpu->nr_free);
+		held += READ_ONCE(cpu->nr_free) + READ_ONCE(cpu->nr_owned);
 		if (!page)
 			continue;
 		if (!(page->flags & PG_slab_cpu))
@@ -120,12 +160,7 @@ static void check_cache(struct check_out *o, struct kmem_cache *c)
 		check_slab(o, c, page, &inuse);
 		slabs++;
 	}
-	/* This CPU's list holds still: it is counted object by object. */
-	cpu = this_cpu_slab(c);
-	if (count_free(cpu->freelist, c->num) != cpu->nr_free)
-		check_fail(o, "slab: cache %s: this CPU's list holds %lu "
-			   "objects, its count says %lu\n", c->name,
-			   count_free(cpu->freelist, c->num), cpu->nr_free);
+	check_this_cpu(o, c);
 	if (inuse != c->active_objs || slabs != c->num_slabs ||
 	    held > c->active_objs)
 		check_fail(o, "slab: cache %s: %lu objects in use (%lu of "

@@ -100,10 +100,16 @@ void slab_release(struct kmem_cache *c, struct page *page);
 void flush_cpu_slab(void *arg);
 void kmem_cache_flush_cpus(struct kmem_cache *c);
 
-/* mm/slab_alloc.c: a CPU slab back to its cache's lists (see the
- * definition). */
+/* mm/slab.c: a CPU's slab - a slab made this CPU's (freeze), one
+ * given back to its cache's lists (unfreeze), and a slab no CPU owns
+ * put on the list its count says (slab_place); see the definitions.
+ * Cache lock held, interrupts off. */
+void freeze(struct kmem_cache *c, struct kmem_cache_cpu *cpu,
+	    struct page *page);
 struct page *unfreeze(struct kmem_cache *c, struct kmem_cache_cpu *cpu,
 		      bool keep_empty);
+struct page *slab_place(struct kmem_cache *c, struct page *page,
+			bool keep_empty);
 
 /* mm/slab_check.c: slab_debug's poison, put on a free object and checked
  * when it is handed out again. */

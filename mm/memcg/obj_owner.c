@@ -379,30 +379,27 @@ int memcg_slab_pre_alloc_hook(struct kmem_cache *cache, gfp_t gfp,
 
 /* --- stocks --------------------------------------------------------------- */
 
+bool obj_owner_in_subtree(unsigned int id, struct mem_cgroup *top)
+{
+	/* The caller's charge keeps the record, and the record its
+	 * domain; a reparenting meanwhile only moves it up. */
+	return !top ||
+	       res_counter_is_ancestor(
+		       &READ_ONCE(obj_owner_table[id]->memcg)->res, &top->res);
+}
+
 void obj_stock_drain_subtree(struct obj_stock *stock, struct mem_cgroup *top)
 {
 	struct obj_owner *owner = stock->cached;
 	unsigned int bytes = stock->nr_bytes;
 
-	/* The stock's reference keeps the record, and the record's its
-	 * domain; a reparenting meanwhile only moves it up. */
-	if (!owner || (top && !res_counter_is_ancestor(
-				      &READ_ONCE(owner->memcg)->res,
-				      &top->res)))
+	/* The stock's reference keeps the record. */
+	if (!owner || !obj_owner_in_subtree(stock->id, top))
 		return;
 	stock->cached = NULL;
 	stock->id = 0;
 	stock->nr_bytes = 0;
 	uncharge_bytes(owner, bytes, true);
-}
-
-unsigned long obj_stock_bytes(void)
-{
-	unsigned long bytes = 0;
-
-	for (unsigned int cpu = 0; cpu < nr_cpus; cpu++)
-		bytes += READ_ONCE(memcg_stock_of(cpu)->obj.nr_bytes);
-	return bytes;
 }
 
 /* --- reparenting ---------------------------------------------------------- */

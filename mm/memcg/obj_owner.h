@@ -89,10 +89,6 @@ void obj_owner_reparent(struct mem_cgroup *memcg);
 void obj_stock_drain_subtree(struct obj_stock *stock,
 			     struct mem_cgroup *top);
 
-/* obj_stock_bytes - bytes held in the byte stocks of all CPUs (a
- * snapshot: is a drain worth its IPI?). */
-unsigned long obj_stock_bytes(void);
-
 /*
  * obj_owner_scan - for the census: with obj_owner_lock held, count each
  * record's live object bytes (scan_bytes, a walk of every slab) and its

@@ -4,9 +4,10 @@
  * (mm/memcg/obj_owner.c, mm/slab_alloc.c): an accounted object is
  * charged by the byte to its domain's owner record through this CPU's
  * byte stock, whole pages at a time from the counters, and keeps the
- * record's id in its slab; no child cache is made; a free gives the
- * bytes back to the stock, or (another CPU's stock) to the record's
- * leftover; a limit refuses objects; a removed domain hands its record
+ * record's id in its slab; no child cache is made; a free keeps the
+ * object charged on this CPU's owned list for its owner's next
+ * allocation, or gives the bytes back to the stock, or (another CPU's
+ * stock) to the record's leftover; a limit refuses objects; a removed domain hands its record
  * to the parent and is freed at once; the record goes with its last
  * object. `check` (the byte invariant) after each step. The code under
  * test is the kernel's own, with the design switched on before the slab
@@ -22,6 +23,7 @@
 
 #include "mm/memcg/obj_owner.h"
 #include "mm/slab.h"
+#include "mm/slab_internal.h"
 #include "tests/unit/memcg_test.h"
 
 #define OBJ_SIZE 200
@@ -71,8 +73,9 @@ static uint64_t slab_bytes(struct mem_cgroup *memcg)
 }
 
 /* One object: a page charged to A, 200 bytes to the object, the rest in
- * this CPU's byte stock; no child cache. Freed, the bytes go back to the
- * stock, and a drain gives the page back. */
+ * this CPU's byte stock; no child cache. Freed, it stays charged to A on
+ * this CPU's owned list; a drain gives its bytes back to the stock, and
+ * the stock's page back. */
 static void test_charged_by_the_byte(void **state)
 {
 	struct obj_stock *stock = &memcg_stock_of(0)->obj;
@@ -85,9 +88,11 @@ static void test_charged_by_the_byte(void **state)
 	assert_int_equal(A->view.obj_owner->nr_pages, 1);
 	assert_check_ok();
 	kmem_cache_free(acct, p);
-	assert_int_equal(stock->nr_bytes, PAGE_SIZE);
+	assert_ptr_equal(acct->cpu_slab[0].owned, p);
+	assert_int_equal(stock->nr_bytes, PAGE_SIZE - acct->size);
 	assert_check_ok();
 	assert_int_equal(kmem_usage(A), 0);
+	assert_null(acct->cpu_slab[0].owned);
 
 	/* Drained with an object alive, the page stays for it. */
 	p = kmem_cache_alloc(acct, GFP_KERNEL);
@@ -98,6 +103,57 @@ static void test_charged_by_the_byte(void **state)
 	kmem_cache_free(acct, p);
 	assert_int_equal(kmem_usage(A), 0);
 	assert_int_equal(slab_bytes(A), 0);
+}
+
+/* The owned list: A's object freed is A's next one, with no charge
+ * made; the root's tasks take objects charged to nobody; B's object
+ * freed while the list is A's gives its bytes to this CPU's stock. */
+static void test_owned_list(void **state)
+{
+	struct kmem_cache_cpu *cpu = &acct->cpu_slab[0];
+	struct obj_stock *stock = &memcg_stock_of(0)->obj;
+	struct mem_cgroup *B = test_mkdir("/cgroup/B");
+	struct task *tb;
+	unsigned int left;
+	void *p, *q, *r;
+
+	test_write("/cgroup/B/memory.kmem.limit_in_bytes", "1M", 0);
+	tb = test_task(B);
+	assert_non_null(p = kmem_cache_alloc(acct, GFP_KERNEL));
+	kmem_cache_free(acct, p);
+	assert_ptr_equal(cpu->owned, p);
+	assert_int_equal(cpu->owned_id, A->view.obj_owner_id);
+	assert_int_equal(cpu->nr_owned, 1);
+
+	host_set_current(NULL);  /* the root's: not from the owned list */
+	assert_non_null(r = kmem_cache_alloc(acct, GFP_KERNEL));
+	assert_ptr_not_equal(r, p);
+	assert_int_equal(*slab_owner_id(acct, r), 0);
+	host_set_current(ta);
+	left = stock->nr_bytes;
+	assert_ptr_equal(kmem_cache_alloc(acct, GFP_KERNEL), p);
+	assert_int_equal(stock->nr_bytes, left);  /* no charge made */
+	assert_int_equal(*slab_owner_id(acct, p), A->view.obj_owner_id);
+	kmem_cache_free(acct, p);
+
+	host_set_current(tb);
+	assert_non_null(q = kmem_cache_alloc(acct, GFP_KERNEL));
+	assert_ptr_equal(stock->cached, B->view.obj_owner);
+	left = stock->nr_bytes;
+	kmem_cache_free(acct, q);
+	assert_ptr_equal(cpu->owned, p);  /* still A's list */
+	assert_int_equal(stock->nr_bytes, left + acct->size);
+	assert_int_equal(*slab_owner_id(acct, q), 0);
+	assert_check_ok();
+
+	host_set_current(ta);
+	kmem_cache_free(acct, r);
+	assert_int_equal(kmem_usage(A), 0);
+	assert_int_equal(kmem_usage(B), 0);
+	assert_int_equal(cpu->nr_owned, 0);
+	assert_check_ok();
+	test_task_exit(tb);
+	test_rmdir("/cgroup/B", 0);
 }
 
 /* Objects of the root's tasks have no owner; domains share slabs. */
@@ -207,6 +263,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		T(test_charged_by_the_byte),
+		T(test_owned_list),
 		T(test_shared_slabs),
 		T(test_free_on_another_cpu),
 		T(test_limit_refuses),
