@@ -274,6 +274,10 @@ owned_pop(struct kmem_cache *c, struct mem_cgroup *payer)
 	return obj;
 }
 
+/* slab_owned_release (mm/memcg_hooks.h) - each object's id is cleared
+ * as it moves, as freelist's objects are charged to nobody; the bytes go
+ * to this CPU's byte stock if it holds the record and has room, else
+ * back to the record. */
 void slab_owned_release(struct kmem_cache *c, struct mem_cgroup *top)
 {
 	struct kmem_cache_cpu *cpu = this_cpu_slab(c);
