@@ -529,13 +529,6 @@ void kmem_cache_destroy(struct kmem_cache *c)
 	kmem_cache_free(&kmem_cache_boot, c);
 }
 
-/* cpu_held - the free objects on one CPU's lists (cpu), read without
- * stopping it: freelist and the owned list. */
-static unsigned long cpu_held(const struct kmem_cache_cpu *cpu)
-{
-	return READ_ONCE(cpu->nr_free) + READ_ONCE(cpu->nr_owned);
-}
-
 /* cpu_free_objects - the free objects on every CPU's lists of c. */
 static unsigned long cpu_free_objects(struct kmem_cache *c)
 {

@@ -151,7 +151,7 @@ static void check_cache(struct check_out *o, struct kmem_cache *c)
 	for (unsigned int i = 0; i < NR_CPUS; i++) {
 		cpu = &c->cpu_slab[i];
 		page = READ_ONCE(cpu->page);
-		held += READ_ONCE(cpu->nr_free) + READ_ONCE(cpu->nr_owned);
+		held += cpu_held(cpu);
 		if (!page)
 			continue;
 		if (!(page->flags & PG_slab_cpu))

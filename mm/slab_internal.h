@@ -90,6 +90,13 @@ static inline struct kmem_cache_cpu *this_cpu_slab(struct kmem_cache *c)
 	return &c->cpu_slab[smp_processor_index()];
 }
 
+/* cpu_held - the free objects on one CPU's lists (cpu), read without
+ * stopping it: freelist and the owned list. */
+static inline unsigned long cpu_held(const struct kmem_cache_cpu *cpu)
+{
+	return READ_ONCE(cpu->nr_free) + READ_ONCE(cpu->nr_owned);
+}
+
 /* mm/slab.c: a cache's slabs, taken from and given back to the buddy
  * allocator, without the cache lock. */
 struct page *cache_grow(struct kmem_cache *c, gfp_t gfp);

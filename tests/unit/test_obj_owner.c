@@ -7,9 +7,9 @@
  * record's id in its slab; no child cache is made; a free keeps the
  * object charged on this CPU's owned list for its owner's next
  * allocation, or gives the bytes back to the stock, or (another CPU's
- * stock) to the record's leftover; a limit refuses objects; a removed domain hands its record
- * to the parent and is freed at once; the record goes with its last
- * object. `check` (the byte invariant) after each step. The code under
+ * stock) to the record's leftover; a limit refuses objects; a removed
+ * domain hands its record to the parent and is freed at once; the
+ * record goes with its last object. `check` (the byte invariant) after each step. The code under
  * test is the kernel's own, with the design switched on before the slab
  * allocator starts.
  */
