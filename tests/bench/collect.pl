@@ -10,13 +10,14 @@
 # under TCG with `-icount shift=0,sleep=off`, where it counts guest
 # instructions, exactly and repeatably.
 #
-# Six boots of tally, one after the other, then Linux's if it can:
+# Seven boots of tally, one after the other, then Linux's if it can:
 #   kmem    build/tally.elf, 1 CPU, on the yardstick: the page and slab
 #           benchmarks, fork_exit, fork_exit_accounted, timing_overhead,
 #           each once (slab accounting: the default design, caches)
 #   objects the same kernel booted with slab_accounting=objects (the
 #           other slab design, docs/slab.md): the slab benchmarks again;
-#           skipped if the kernel does not read slab_accounting= (its columns then stay empty)
+#           skipped, as the objects boot on smp below, if the kernel
+#           does not read slab_accounting= (its columns then stay empty)
 #   nokmem  build/tally-nokmem.elf (make KMEM=0), the same: the
 #           denominators of the ratios
 #   notrace build/tally-notrace.elf (make TRACE=0): the page benchmarks,
@@ -24,8 +25,8 @@
 #   smp     build/tally.elf on BENCH_SMP_CPUS CPUs (default 8), without
 #           icount (it would run the vCPUs one at a time): `bench
 #           charge_smp_*`, whose curve is K = 1 .. all CPUs, and `bench
-#           slab_smp` (a domain's child cache: `caches` only, as the
-#           objects design makes none)
+#           slab_smp`; then booted again with slab_accounting=objects for
+#           `bench slab_smp` alone (the row "slab_smp(objects)")
 #   numa2   build/tally.elf on QEMU's two-node machine
 #           (Tally::NUMA_TWO_NODES: 4 CPUs, 2 a node): the same
 #   linux   tests/bench/linux/run: Debian's Linux on the icount yardstick,
@@ -125,6 +126,9 @@ my @runs = (
 	{build => 'kmem', machine => 'smp', elf => "$build/tally.elf",
 	 smp => $smp_cpus, mem => '1G', unit => $smp_unit, design => 'caches',
 	 cmds => ['bench charge_smp_*', 'bench slab_smp']},
+	{build => 'kmem', machine => 'smp', elf => "$build/tally.elf",
+	 smp => $smp_cpus, mem => '1G', unit => $smp_unit, design => 'objects',
+	 append => 'slab_accounting=objects', cmds => ['bench slab_smp']},
 	{build => 'kmem', machine => 'numa2', elf => "$build/tally.elf",
 	 smp => 4, mem => '1G', args => [@Tally::NUMA_TWO_NODES],
 	 unit => $smp_unit, design => 'caches',
@@ -165,6 +169,9 @@ sub take {
 	}
 	my $design = $r->{design} // '';
 	my $key = $design eq 'objects' ? 'objects' : $r->{build};
+	# slab_smp of the objects design: a row of its own in the SMP table.
+	$p->{name} .= '(objects)'
+		if $design eq 'objects' && $r->{machine} ne 'one';
 	my $cpus = $p->{kind} eq 'curve' ? $p->{cpus}
 		 : $r->{machine} eq 'one' ? ''
 		 : $p->{kind} eq 'node' ? $r->{smp} / 2   # 2 CPUs a node
