@@ -13,7 +13,8 @@
 # Seven boots of tally, one after the other, then Linux's if it can:
 #   kmem    build/tally.elf, 1 CPU, on the yardstick: the page and slab
 #           benchmarks, fork_exit, fork_exit_accounted, timing_overhead,
-#           each once (slab accounting: the default design, caches)
+#           each once, charge_depth and charge_steps (slab accounting: the
+#           default design, caches)
 #   objects the same kernel booted with slab_accounting=objects (the
 #           other slab design, docs/slab.md): the slab benchmarks again;
 #           skipped, as the objects boot on smp below, if the kernel
@@ -111,7 +112,7 @@ my @runs = (
 	{build => 'kmem', machine => 'one', elf => "$build/tally.elf",
 	 smp => 1, mem => '512M', accel => $one_accel, args => [@one_args],
 	 unit => $unit, design => 'caches',
-	 cmds => [map { "bench $_" } @ONE_CPU, 'charge_depth']},
+	 cmds => [map { "bench $_" } @ONE_CPU, 'charge_depth', 'charge_steps']},
 	{build => 'kmem', machine => 'one', elf => "$build/tally.elf",
 	 smp => 1, mem => '512M', accel => $one_accel, args => [@one_args],
 	 unit => $unit, design => 'objects',
@@ -209,7 +210,13 @@ if ($replay) {
 	# results.csv, without booting anything.
 	open my $in, '<', $replay or die "$replay: $!\n";
 	<$in>;
-	my @old = map { chomp; [split /,/, $_, 13] } <$in>;
+	# The accel column (the 11th of 13) may hold commas: read the two
+	# after it from the right.
+	my @old = map {
+		chomp;
+		my @f = split /,/, $_, -1;
+		[@f[0 .. 9], join(',', @f[10 .. $#f - 2]), @f[-2, -1]]
+	} <$in>;
 	@replayed = @old;
 	my %smp;
 	for (grep { $_->[2] eq 'bench' && $_->[1] ne 'one' } @old) {
@@ -308,7 +315,9 @@ sub linux_take {
 }
 
 if ($replay) {
-	for (grep { $_->[0] eq 'linux' } @replayed) {
+	# Rows marked quoted= are the hand-measured figures a run without
+	# Linux wrote for the docs (docs/bench-results.csv): not a measurement.
+	for (grep { $_->[0] eq 'linux' && ($_->[11] // '') !~ /quoted=/ } @replayed) {
 		my ($kernel) = ($_->[11] // '') =~ /kernel=(\S+)/;
 		linux_take(@$_[3, 6, 7, 8], $kernel // '?');
 	}
@@ -329,11 +338,6 @@ if ($replay) {
 		unless $linux_source;
 }
 
-# --- results.csv ------------------------------------------------------------
-open my $csv, '>', "$out/results.csv" or die "$out/results.csv: $!\n";
-print $csv "build,machine,line,name,cpus,node,median_cycles,p99_cycles,ops,unit,accel,fields,design\n";
-print $csv join(',', @$_), "\n" for @rows;
-close $csv;
 
 # --- the 1-CPU table ----------------------------------------------------------
 # Linux 6.1's figures: measured above if tests/bench/linux/run could run;
@@ -371,6 +375,27 @@ if (!$linux_quoted) {
 }
 $linux_source //= "quoted: measured by hand on Debian's 6.1 "
 	. 'the same way (tests/bench/linux/run could not run here)';
+
+# --- results.csv ------------------------------------------------------------
+# Without a Linux run, the quoted figures are rows too (fields quoted=hand),
+# so that the docs' Linux figures come from the same file as tally's
+# (tests/bench/figures.pl).
+my %QUOTED_NAME = ('page_order0 (KMEM=0)' => 'page_order0',
+	'stack_order2_accounted (KMEM=0)' => 'stack_order2',
+	'kmalloc64 (KMEM=0)' => 'kmalloc64_raw',
+	'kmem_cache_task (KMEM=0)' => 'kmem_cache_task_raw');
+if ($linux_quoted) {
+	for my $k (sort keys %LINUX) {
+		next if $k eq 'page_order0' || $k eq 'kmalloc64';
+		push @rows, ['linux', 'one', 'bench', $QUOTED_NAME{$k} // $k,
+			     '', '', $LINUX{$k}, '', '', 'instructions',
+			     "-accel tcg @Bench::ICOUNT", 'quoted=hand', ''];
+	}
+}
+open my $csv, '>', "$out/results.csv" or die "$out/results.csv: $!\n";
+print $csv "build,machine,line,name,cpus,node,median_cycles,p99_cycles,ops,unit,accel,fields,design\n";
+print $csv join(',', @$_), "\n" for @rows;
+close $csv;
 
 # Each row: [the figure's build, its name, what it is, the raw figure it is
 # divided by (from the KMEM=0 build), the target for the ratio].
