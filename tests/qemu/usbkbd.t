@@ -1,7 +1,7 @@
 #!/usr/bin/perl
 # SPDX-License-Identifier: MIT
-# tests/qemu/usbkbd.t - a machine whose only keyboard is a USB one (issue
-# 23): QEMU's q35 with its PS/2 controller off (i8042=off), an xHCI
+# tests/qemu/usbkbd.t - a machine whose only keyboard is a USB one:
+# QEMU's q35 with its PS/2 controller off (i8042=off), an xHCI
 # controller (qemu-xhci) and a USB keyboard (usb-kbd), booting the ISO
 # with no serial port - what a person with a recent PC sees.
 #

@@ -8,10 +8,15 @@
 #     cannot follow it; cite the docs/ chapter that describes the thing;
 #   - a past work item named by its number ("issue 20", "session 8",
 #     "helper-3", "stop 2", "ticket #4", "PR #12"): the history lives in
-#     git, and the code says what it does now and why.
+#     git, and the code says what it does now and why;
+#   - a sentence that tells what was before ("previously", "formerly",
+#     "used to be", "was before", "since the earlier runs").
 #
-# Every file git tracks is read (text only; fuzz inputs are data), but for
-# this file, which has to spell the patterns out.
+# A phrase may run across a line break, comment markers and all ("issue"
+# at the end of one comment line, "23" at the start of the next): each
+# line is read joined to the next too. Every file git tracks is read (text
+# only; fuzz inputs are data), but for this file, which has to spell the
+# patterns out.
 use strict;
 use warnings;
 use Test::More;
@@ -32,20 +37,46 @@ my $spec = qr/\bSPEC\b/;
 # do not (no number right after the word, or not a work item).
 my $item = qr/\b(?:issue|session|helper|stop|ticket)s?[ \t]?[-#]?[ \t]?\d+\b|\b(?:PR|pull request)[ \t]*#\d+\b/i;
 
-my (@spec, @items);
+my $before = qr/\b(?:previously|formerly|used[ \t]+to[ \t]+be|was[ \t]+before|since[ \t]+the[ \t]+earlier[ \t]+runs?)\b/i;
+
+# continued($line) - a line as the continuation of the one above: without
+# the comment markers and indentation it starts with (# // * ; -- >).
+sub continued {
+	my ($l) = @_;
+	$l =~ s{^[ \t]*(?:(?://|#+|\*|;+|--|>)[ \t]*)?}{};
+	return $l;
+}
+
+my (@spec, @items, @before, @split);
 for my $f (@files) {
 	open my $fh, '<', $f or next;
 	my $text = do { local $/; <$fh> };
 	next if $text =~ /\0/;  # not text
-	my $n = 0;
-	for my $line (split /\n/, $text) {
-		$n++;
+	my @lines = split /\n/, $text;
+	for my $i (0 .. $#lines) {
+		my ($line, $n) = ($lines[$i], $i + 1);
 		push @spec, "$f:$n: $line" if $line =~ $spec;
 		push @items, "$f:$n: $line" if $line =~ $item;
+		push @before, "$f:$n: $line" if $line =~ $before;
+		next if $i == $#lines;
+		# Across the break: the end of this line, a space, the start
+		# of the next. A match found on either line alone is reported
+		# above; one found only in the joined text spans the break.
+		my $next = continued($lines[$i + 1]);
+		my $joined = "$line $next";
+		for my $re ($item, $before) {
+			next unless $joined =~ $re;
+			next if $line =~ $re || $next =~ $re;
+			push @split, "$f:$n-" . ($n + 1) . ": $line / $next";
+		}
 	}
 }
 is(scalar @spec, 0, 'no file cites SPEC sections') or diag(join "\n", @spec);
 is(scalar @items, 0, 'no file names past work items by number')
 	or diag(join "\n", @items);
+is(scalar @before, 0, 'no file tells what was before')
+	or diag(join "\n", @before);
+is(scalar @split, 0, 'neither across a line break')
+	or diag(join "\n", @split);
 
 done_testing();
