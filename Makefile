@@ -5,8 +5,12 @@
 #   make iso        build/tally.iso (GRUB, multiboot2, BIOS and UEFI)
 #   make run        boot the fork-bomb demonstration in QEMU on this terminal
 #   make shell      boot straight to the prompt
+#   make run-iso    boot build/tally.iso in QEMU through GRUB's menu
 #   make test       every test; ends with "N passed, N failed"
 #   make bench      benchmarks (docs/benchmarks.md)
+#   make figures    the benchmark figures in README.md and docs/, from
+#                   docs/bench-results.csv (make bench writes it)
+#   make clean      remove what the build made, but for build/newlib
 #   make gdb        boot stopped, waiting for gdb (it prints what to type)
 #   make lint       cppcheck and clang-tidy over the kernel and host sources,
 #                   and no source line over 80 columns
@@ -14,10 +18,6 @@
 #   make lab-start LAB=NAME   branch lab/NAME: the lab's code replaced by stubs
 #   make grade [LAB=NAME]     build, run the lab's tests, print the score
 #   make deps       install the Debian packages the other targets need
-#   make figures    the benchmark figures in README.md and docs/, from
-#                   docs/bench-results.csv (make bench writes it)
-#   make run-iso    boot build/tally.iso in QEMU through GRUB's menu
-#   make clean      remove what the build made, but for build/newlib
 #
 # Variables: CPUS (QEMU -smp, default 2), MEM (default 512M), DEBUG=1 for
 # the debugging build build/tally-debug.elf (lock checking,
@@ -141,7 +141,7 @@ QEMU := qemu-system-x86_64 $(QEMU_ACCEL) -smp $(CPUS) -m $(MEM) \
 OVMF_CODE := /usr/share/OVMF/OVMF_CODE.fd
 export QEMU_ACCEL
 
-.PHONY: all iso run run-iso shell test unit fuzz bench figures deps clean gdb lint \
+.PHONY: all iso run run-iso shell test unit fuzz bench deps clean gdb lint \
 	lint-cppcheck lint-columns debug labs lab-start grade
 all: $(ELF)
 
@@ -301,6 +301,7 @@ bench:
 # The benchmark figures of README.md and docs/, written again from the
 # results make bench keeps in docs/bench-results.csv (tests/tree/figures.t
 # fails when they differ).
+.PHONY: figures
 figures:
 	@perl tests/bench/figures.pl --write
 
