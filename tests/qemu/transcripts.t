@@ -6,6 +6,7 @@
 #
 #     <!--transcript smp=2 mem=512M append=script=demo-->
 #
+# (numa=2 boots QEMU's two-node machine, with smp=4 mem=1G.)
 # With a boot script (append=script=NAME) the kernel types the commands
 # itself; otherwise the test types each command line of the block (the
 # lines that start with the prompt "tally:/# "). Then the block is
@@ -138,9 +139,12 @@ my %rewrite;    # file => [[from, to, new lines]]
 for my $b (@blocks) {
 	my %o = %{$b->{opts}};
 	my $name = "$b->{file}:$b->{line}";
+	# numa=2: QEMU's two-node machine (tests/qemu/numa.t's).
+	my @numa = ($o{numa} // '') eq '2'
+		? (qemu_args => [@Tally::NUMA_TWO_NODES]) : ();
 	my $t = Tally->boot(smp => $o{smp} // 2, mem => $o{mem} // '512M',
 			    defined $o{append} ? (append => $o{append}) : (),
-			    timeout => 900, name => 'transcript');
+			    @numa, timeout => 900, name => 'transcript');
 	my @cmds = map { /^tally:\S*# (.+)$/ ? $1 : () } @{$b->{lines}};
 	my $ok = 1;
 	if (($o{append} // '') =~ /\bscript=/) {
