@@ -12,9 +12,10 @@ chdir "$FindBin::Bin/../.." or die "chdir: $!";
 
 ok(-f 'LICENSE' && `head -n 1 LICENSE` =~ /^MIT License/, 'LICENSE is the MIT license');
 
-# Source files: everything git tracks but prose, pictures and fuzz inputs.
+# Source files: everything git tracks but prose, pictures, benchmark
+# results (data: docs/bench-results.csv) and fuzz inputs.
 my @files = grep {
-	!m{^tests/fuzz/corpus-} && !/\.(md|png)$/ && !m{(^|/)(LICENSE|\.gitignore|\.clang-format|\.editorconfig|\.gdbinit)$}
+	!m{^tests/fuzz/corpus-} && !/\.(md|png|csv)$/ && !m{(^|/)(LICENSE|\.gitignore|\.clang-format|\.editorconfig|\.gdbinit)$}
 } split /\n/, `git ls-files`;
 ok(@files > 200, scalar(@files) . ' source files tracked');
 
