@@ -328,7 +328,7 @@ static void test_line_transfers(void **state)
 /* A few threads charging one lock-free tree at once: compare-and-swap
  * retries, refusals and rollbacks race, and the sums must still add up. */
 #define THREADS 4
-#define ROUNDS 5000
+#define ROUNDS 100000
 
 static _Atomic long charged_ok, refusals;
 
@@ -432,10 +432,10 @@ static void test_failcnt_exact(void **state)
  * and takes it back when it finds the limit passed makes the usage pass
  * the limit for a moment: the second thread then sees it, or is refused
  * although its pages fit. The second thread goes on until its charges
- * have overlapped 300 different refused ones (on one core, each overlap
+ * have overlapped 100 different refused ones (on one core, each overlap
  * is the refused charge interrupted by the scheduler part way).
  */
-#define OVERLAPS 300
+#define OVERLAPS 100
 #define FIT_ROUNDS_MAX 20000000L
 
 static _Atomic int refusing_stop;
