@@ -3,10 +3,12 @@
  * tests/unit/host_platform.c - the platform interface for host programs
  * (unit tests and fuzzers): pthreads stand in for CPUs.
  */
+#include <execinfo.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "kernel/base/platform.h"
 
@@ -100,23 +102,40 @@ unsigned long host_irq_unguarded(void)
 
 const char *host_irq_unguarded_where(void) { return host_unguarded_where; }
 
-static void note_unguarded(void *pc)
+/* note_unguarded - count a use of this CPU's area with interrupts on;
+ * the first is named by the first function on the stack that is not
+ * this one or a this_cpu_... accessor (inline or not). */
+static void note_unguarded(void)
 {
-	char where[200] = "";
+	void *pcs[6];
+	char frames[400];
+	const char *where = NULL;
+	int n;
 
 	if (__atomic_fetch_add(&host_unguarded, 1, __ATOMIC_RELAXED))
-		return;  /* the first one is named */
-	if (__sanitizer_symbolize_pc)
-		__sanitizer_symbolize_pc(pc, "%f %S", where, sizeof(where));
-	snprintf(host_unguarded_where, sizeof(host_unguarded_where),
-		 "%s (code address %p)", where[0] ? where : "?", pc);
+		return;
+	n = backtrace(pcs, 6);
+	for (int i = 0; i < n && !where && __sanitizer_symbolize_pc; i++) {
+		/* One entry per function at that address, inlined ones
+		 * first, each ended by a NUL; an empty one ends the list. */
+		memset(frames, 0, sizeof(frames));
+		__sanitizer_symbolize_pc((char *)pcs[i] - 1, "%f %S", frames,
+					 sizeof(frames) - 1);
+		for (char *f = frames; *f && !where; f += strlen(f) + 1)
+			if (strncmp(f, "this_cpu_", 9) &&
+			    strncmp(f, "note_unguarded", 14) &&
+			    !strstr(f, "backtrace"))
+				where = f;
+	}
+	snprintf(host_unguarded_where, sizeof(host_unguarded_where), "%s",
+		 where ? where : "(no symbols)");
 }
 
 void *this_cpu_area(void)
 {
 	if (!host_irqs_off_cpu &&
 	    __atomic_load_n(&host_irq_checking, __ATOMIC_RELAXED))
-		note_unguarded(__builtin_return_address(0));
+		note_unguarded();
 	return host_cpu_areas[host_cpu];
 }
 

@@ -63,7 +63,7 @@ void host_irqs_as_locks(bool on);
  * on: in the kernel an interrupt there could drain or change the stock
  * under the code using it. host_irq_unguarded() is the count since the
  * checks were switched on; host_irq_unguarded_where() the first such use,
- * as "CALLER (symbol+offset)" text. memcg_test.h turns them on for every
+ * as "FUNCTION FILE:LINE" text. memcg_test.h turns them on for every
  * test of domains and fails a test that leaves a count.
  */
 void host_irq_checks(bool on);

