@@ -50,9 +50,9 @@ sub grade {
 my $committed = `git status --porcelain --untracked-files=no` eq '';
 note('this tree has uncommitted changes: each pack builds from scratch') unless $committed;
 
-# pack LAB, DIR, BUILD - make lab-pack; with BUILD, this tree's build
+# pack_lab LAB, DIR, BUILD - make lab-pack; with BUILD, this tree's build
 # reused in it. True if made.
-sub pack {
+sub pack_lab {
 	my ($lab, $dir, $with_build) = @_;
 	my $out = `make -s lab-pack LAB=$lab DIR=$dir 2>&1`;
 	is($?, 0, "$lab: make lab-pack DIR=$dir") or do { diag($out); return 0 };
@@ -80,7 +80,7 @@ my $tmp = tempdir('tally-labs-XXXXXX', TMPDIR => 1, CLEANUP => 1);
 for my $lab (@labs) {
 	my $dir = "$tmp/$lab";
 	my $start = time;
-	pack($lab, $dir, 1) or next;
+	pack_lab($lab, $dir, 1) or next;
 	my ($rc, $gout, $n, $m) = grade($dir, 'build', $lab);
 	unlike($gout, qr/the build failed/, "$lab: its starting tree builds") or diag($gout);
 	unlike($gout, qr/no prompt after boot|QEMU did not start/,
@@ -94,7 +94,7 @@ for my $lab (@labs) {
 # --- 3. a class -------------------------------------------------------------------
 my $class = "$tmp/class";
 my $lab = 'fork';
-my %made = map { $_ => pack($lab, "$class/$_", 0) } qw(untouched bent copied);
+my %made = map { $_ => pack_lab($lab, "$class/$_", 0) } qw(untouched bent copied);
 SKIP: {
 	skip('the class could not be packed', 8) if grep { !$_ } values %made;
 	# bent: the grader, the grade file and the scenarios all say "full".
