@@ -113,7 +113,11 @@ static inline int memcg_test_teardown(void **state)
 			fail_msg("the test left %d domain(s) behind, the root "
 				 "aside:\n%s", n, leaks);
 	}
-	assert_int_equal(memcg_kmem_enabled_key.enabled, 0);
+	if (memcg_kmem_enabled_key.enabled)
+		fail_msg("memcg_kmem_enabled_key still holds %d reference(s): "
+			 "a domain that switched kmem accounting on did not "
+			 "give its reference back when it was freed",
+			 (int)memcg_kmem_enabled_key.enabled);
 	assert_check_ok();
 	return 0;
 }
