@@ -198,8 +198,9 @@ static void patch_sites(struct jump_entry *entries, unsigned int n,
 		jump_insn_make(&entries[i], enable, insn);
 		text_poke(jump_entry_code(&entries[i]), insn, 1);
 	}
-	__atomic_store_n(&bp_batch.nr, 0, __ATOMIC_RELEASE);
 	sync();
+
+	__atomic_store_n(&bp_batch.nr, 0, __ATOMIC_RELEASE);
 }
 
 /* --- parking the other CPUs ----------------------------------------------- */

@@ -122,8 +122,8 @@ static void note_unguarded(void)
 		__sanitizer_symbolize_pc((char *)pcs[i] - 1, "%f %S", frames,
 					 sizeof(frames) - 1);
 		for (char *f = frames; *f && !where; f += strlen(f) + 1)
-			if (strncmp(f, "this_cpu_", 9) &&
-			    strncmp(f, "note_unguarded", 14) &&
+			if (strncmp(f, "this_cpu_", 9) != 0 &&
+			    strncmp(f, "note_unguarded", 14) != 0 &&
 			    !strstr(f, "backtrace"))
 				where = f;
 	}
