@@ -17,6 +17,8 @@
 #   make labs       the graded labs, a line each (docs/labs/README.md)
 #   make lab-start LAB=NAME   branch lab/NAME: the lab's code replaced by stubs
 #   make grade [LAB=NAME]     build, run the lab's tests, print the score
+#   make lab-pack LAB=NAME DIR=PATH     a student's repository, no answer in it
+#   make grade-class LAB=NAME DIR=PATH  grade each student repository in PATH
 #   make deps       install the Debian packages the other targets need
 #
 # Variables: CPUS (QEMU -smp, default 2), MEM (default 512M), DEBUG=1 for
@@ -142,7 +144,7 @@ OVMF_CODE := /usr/share/OVMF/OVMF_CODE.fd
 export QEMU_ACCEL
 
 .PHONY: all iso run run-iso shell test unit fuzz bench deps clean gdb lint \
-	lint-cppcheck lint-columns debug labs lab-start grade
+	lint-cppcheck lint-columns debug labs lab-start grade lab-pack grade-class
 all: $(ELF)
 
 # The lock-debugging kernel (tests/qemu/debuglocks.t boots it).
@@ -308,7 +310,8 @@ figures:
 # --- labs -------------------------------------------------------------------
 # The graded exercises (labs/, handouts in docs/labs/): labs/stub lists them
 # and checks their manifests, labs/start makes a student's branch, labs/grade
-# builds and scores.
+# builds and scores, labs/pack writes a student's repository, and
+# labs/grade-class grades a folder of them (docs/labs/teaching.md).
 labs:
 	@perl labs/stub --list
 
@@ -318,6 +321,13 @@ lab-start:
 grade:
 	$(call need,qemu-system-x86_64)
 	@BUILD=$(BUILD) perl labs/grade $(LAB)
+
+lab-pack:
+	@perl labs/pack '$(LAB)' '$(DIR)'
+
+grade-class:
+	$(call need,qemu-system-x86_64)
+	@BUILD=$(BUILD) perl labs/grade-class '$(LAB)' '$(DIR)'
 
 # --- lint -------------------------------------------------------------------
 # make lint: cppcheck, then clang-tidy (the checks are in .clang-tidy), over

@@ -55,6 +55,42 @@ static inline int memcg_test_setup(void **state)
 	return 0;
 }
 
+/*
+ * memcg_test_leaks - every domain but the root, one line each: its path,
+ * whether it is dying, its counters' usage and its references; into buf.
+ * Returns how many there are.
+ */
+static inline int memcg_test_leaks(char *buf, size_t size)
+{
+	struct mem_cgroup *memcg;
+	unsigned long flags;
+	size_t at = 0;
+	int n = 0;
+
+	buf[0] = '\0';
+	flags = spin_lock_irqsave(&memcg_list_lock);
+	list_for_each_entry(memcg, &memcg_all_list, all_node) {
+		char path[128];
+
+		if (memcg == root_mem_cgroup)
+			continue;
+		n++;
+		mem_cgroup_path(memcg, path, sizeof(path));
+		if (at < size)
+			at += snprintf(buf + at, size - at,
+				"  %s%s: res usage %lld, kmem usage %lld, "
+				"kmem stocked %lu pages, %d references, "
+				"%u tasks\n", path,
+				memcg->dying ? " (dying)" : "",
+				(long long)res_counter_usage(&memcg->res),
+				(long long)res_counter_usage(&memcg->kmem),
+				memcg_stock_kmem_pages(memcg),
+				memcg->refcnt, memcg->nr_tasks);
+	}
+	spin_unlock_irqrestore(&memcg_list_lock, flags);
+	return n;
+}
+
 /* Every test starts and ends on CPU 0, as a task of the root. */
 static inline int memcg_test_teardown(void **state)
 {
@@ -69,9 +105,19 @@ static inline int memcg_test_teardown(void **state)
 	host_task_unregister_all();
 	memcg_stock_set_enabled(true);
 	drain_all_stock(NULL);
-	assert_int_equal(mem_cgroup_nr_domains(), 1);
-	assert_int_equal(mem_cgroup_nr_dying(), 0);
-	assert_int_equal(memcg_kmem_enabled_key.enabled, 0);
+	{
+		char leaks[2048];
+		int n = memcg_test_leaks(leaks, sizeof(leaks));
+
+		if (n)
+			fail_msg("the test left %d domain(s) behind, the root "
+				 "aside:\n%s", n, leaks);
+	}
+	if (memcg_kmem_enabled_key.enabled)
+		fail_msg("memcg_kmem_enabled_key still holds %d reference(s): "
+			 "a domain that switched kmem accounting on did not "
+			 "give its reference back when it was freed",
+			 (int)memcg_kmem_enabled_key.enabled);
 	assert_check_ok();
 	return 0;
 }

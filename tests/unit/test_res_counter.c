@@ -3,7 +3,8 @@
  * tests/unit/test_res_counter.c - mm/memcg/res_counter.c: charges up a tree of
  * counters, refusal at the first full ancestor with its failcnt, rollback
  * of the partial charge, limits, resets, and many threads charging one
- * counter at once; the two-chain charge and uncharge of a kernel page
+ * counter at once (failcnt exact, the limit never passed even for a
+ * moment); the two-chain charge and uncharge of a kernel page
  * (res_counter_charge_two, res_counter_uncharge_two) with their refusal
  * and underflow ends; the line-transfer count behind its static key.
  */
@@ -327,13 +328,13 @@ static void test_line_transfers(void **state)
 /* A few threads charging one lock-free tree at once: compare-and-swap
  * retries, refusals and rollbacks race, and the sums must still add up. */
 #define THREADS 4
-#define ROUNDS 5000
+#define ROUNDS 100000
 
-static _Atomic long charged_ok;
+static _Atomic long charged_ok, refusals;
 
 static void *charger(void *arg)
 {
-	long ok = 0;
+	long ok = 0, refused = 0;
 
 	for (int i = 0; i < ROUNDS; i++) {
 		struct res_counter *fail;
@@ -344,9 +345,12 @@ static void *charger(void *arg)
 				res_counter_uncharge(&c[DEPTH - 1], 4096);
 				ok--;
 			}
+		} else {
+			refused++;
 		}
 	}
 	charged_ok += ok;
+	refusals += refused;
 	return NULL;
 }
 
@@ -358,17 +362,156 @@ static void test_threads(void **state)
 	/* The limit is hit half way: refusals and rollbacks race too. */
 	res_counter_set_limit(&c[1], (int64_t)THREADS * ROUNDS * 4096 / 3);
 	charged_ok = 0;
+	refusals = 0;
 	for (int i = 0; i < THREADS; i++)
 		pthread_create(&t[i], NULL, charger, NULL);
 	for (int i = 0; i < THREADS; i++)
 		pthread_join(t[i], NULL);
 	for (int i = 0; i < DEPTH; i++) {
-		assert_int_equal(c[i].usage, charged_ok * 4096);
+		if (c[i].usage != charged_ok * 4096)
+			fail_msg("counter %d (0: the top) has usage %lld after "
+				 "%ld pages kept: bytes were lost or gained",
+				 i, (long long)c[i].usage, (long)charged_ok);
 		assert_true(c[i].usage <= c[i].limit);
 	}
-	assert_true(c[1].failcnt > 0);
+	if ((long)c[1].failcnt != refusals)
+		fail_msg("failcnt of the counter with the limit is %llu, but "
+			 "%ld charges were refused",
+			 (unsigned long long)c[1].failcnt, (long)refusals);
+	assert_true(refusals > 0);
 	assert_true(c[1].max_usage <= c[1].limit);
 	assert_int_equal(c[0].failcnt + c[2].failcnt + c[3].failcnt, 0);
+}
+
+/* --- failcnt counts every refusal, from any CPU at once ------------------ */
+
+#define REFUSALS 50000
+
+static _Atomic long passed_full;
+
+static void *refuser(void *arg)
+{
+	for (int i = 0; i < REFUSALS; i++) {
+		struct res_counter *fail;
+
+		if (res_counter_charge(&c[DEPTH - 1], 4096, &fail) == 0)
+			passed_full++;
+	}
+	return NULL;
+}
+
+/* Threads refused side by side by one full counter: its failcnt is the
+ * exact number of refusals (an increment that is not atomic loses some
+ * when two CPUs make it at once). */
+static void test_failcnt_exact(void **state)
+{
+	pthread_t t[THREADS];
+
+	make_chain();
+	assert_int_equal(res_counter_set_limit(&c[2], 0), 0);
+	passed_full = 0;
+	for (int i = 0; i < THREADS; i++)
+		pthread_create(&t[i], NULL, refuser, NULL);
+	for (int i = 0; i < THREADS; i++)
+		pthread_join(t[i], NULL);
+	assert_int_equal(passed_full, 0);
+	if (c[2].failcnt != (uint64_t)THREADS * REFUSALS)
+		fail_msg("failcnt is %llu after %d refusals: %lld lost",
+			 (unsigned long long)c[2].failcnt, THREADS * REFUSALS,
+			 (long long)THREADS * REFUSALS - (long long)c[2].failcnt);
+	for (int i = 0; i < DEPTH; i++)
+		assert_int_equal(c[i].usage, 0);
+}
+
+/* --- the limit holds at every instant, not only after a charge ----------- */
+
+/*
+ * One thread makes charges that must be refused (3 pages where 2 fit);
+ * another, meanwhile, charges the 2 pages that fit and gives them back,
+ * again and again, and reads the usage between. A charge that adds first
+ * and takes it back when it finds the limit passed makes the usage pass
+ * the limit for a moment: the second thread then sees it, or is refused
+ * although its pages fit. The second thread goes on until its charges
+ * have overlapped 100 different refused ones (on one core, each overlap
+ * is the refused charge interrupted by the scheduler part way).
+ */
+#define OVERLAPS 100
+#define FIT_ROUNDS_MAX 20000000L
+
+static _Atomic int refusing_stop;
+static _Atomic long refusing_inside;  /* the attempt under way, or 0 */
+static _Atomic long fit_refused, seen_over, overlaps, too_many;
+
+static void *refused_charger(void *arg)
+{
+	long n = 0;
+
+	while (!refusing_stop) {
+		struct res_counter *fail;
+
+		refusing_inside = ++n;
+		if (res_counter_charge(&c[DEPTH - 1], 3 * 4096, &fail) == 0)
+			too_many++;  /* 3 pages charged where 2 fit */
+		refusing_inside = 0;
+	}
+	return NULL;
+}
+
+static void *fitting_charger(void *arg)
+{
+	int64_t limit = c[DEPTH - 1].limit;
+	long last = 0;
+
+	for (long i = 0; i < FIT_ROUNDS_MAX && overlaps < OVERLAPS; i++) {
+		struct res_counter *fail;
+		long before = refusing_inside, after;
+
+		if (res_counter_charge(&c[DEPTH - 1], 2 * 4096, &fail) == 0)
+			res_counter_uncharge(&c[DEPTH - 1], 2 * 4096);
+		else
+			fit_refused++;
+		if (res_counter_usage(&c[DEPTH - 1]) > limit)
+			seen_over++;
+		after = refusing_inside;
+		if (before && before == after && before != last) {
+			overlaps++;
+			last = before;
+		}
+	}
+	return NULL;
+}
+
+static void test_limit_never_passed(void **state)
+{
+	pthread_t refusing, fitting;
+
+	make_chain();
+	assert_int_equal(res_counter_set_limit(&c[DEPTH - 1], 8 * 4096), 0);
+	for (int i = 0; i < 6; i++)
+		assert_int_equal(res_counter_charge(&c[DEPTH - 1], 4096,
+						    &(struct res_counter *){0}),
+				 0);
+	refusing_stop = 0;
+	refusing_inside = fit_refused = seen_over = overlaps = too_many = 0;
+	pthread_create(&refusing, NULL, refused_charger, NULL);
+	pthread_create(&fitting, NULL, fitting_charger, NULL);
+	pthread_join(fitting, NULL);
+	refusing_stop = 1;
+	pthread_join(refusing, NULL);
+	assert_int_equal(too_many, 0);
+	if (fit_refused || seen_over)
+		fail_msg("while 3-page charges were refused, 2-page charges "
+			 "that fit were refused %ld time(s) and the usage "
+			 "was seen above the limit %ld time(s): a refused "
+			 "charge passed the limit for a moment",
+			 (long)fit_refused, (long)seen_over);
+	if (overlaps < OVERLAPS)
+		fail_msg("the two threads overlapped %ld times only, in %ld "
+			 "rounds (the machine ran them one after the other): "
+			 "run the test again", (long)overlaps, FIT_ROUNDS_MAX);
+	assert_int_equal(c[DEPTH - 1].usage, 6 * 4096);
+	assert_int_equal(c[0].usage, 6 * 4096);
+	assert_true(c[DEPTH - 1].max_usage <= 8 * 4096);
 }
 
 int main(void)
@@ -389,6 +532,8 @@ int main(void)
 		cmocka_unit_test(test_uncharge_until_underflow),
 		cmocka_unit_test(test_line_transfers),
 		cmocka_unit_test(test_threads),
+		cmocka_unit_test(test_failcnt_exact),
+		cmocka_unit_test(test_limit_never_passed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -3,9 +3,11 @@
  * tests/unit/test_stock.c - mm/memcg/stock.c, the per-CPU charge stock: consume,
  * refill (draining another domain's stock first), drain on all CPUs of a
  * subtree only, no stock for a dying domain, and the batch charge of
- * mem_cgroup_try_charge that feeds it.
+ * mem_cgroup_try_charge that feeds it; a CPU's stock used with
+ * interrupts off only, and refills racing drains from another CPU.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -254,6 +256,99 @@ static void test_root_never(void **state)
 	assert_int_equal(usage(&root_mem_cgroup->res), 0);
 }
 
+/* --- interrupts off: the stock's lock ------------------------------------ */
+
+/* Every use of this CPU's stock - consume, refill, the drain of another
+ * domain's stock inside a refill, a drain by IPI - happens with
+ * interrupts off (the host records it: tests/unit/host_platform.h). */
+static void test_interrupts_off(void **state)
+{
+	host_irq_checks(true);
+	for (unsigned int cpu = 0; cpu < 2; cpu++) {
+		host_set_cpu(cpu);
+		charge(A, 6);
+		refill_stock(A, 6, false);
+		assert_true(consume_stock(A, 2, false));
+		charge(B, 3);
+		refill_stock(B, 3, false);   /* drains A's 4 first */
+		assert_false(consume_stock(A, 1, false));
+	}
+	host_set_cpu(0);
+	drain_all_stock(NULL);
+	mem_cgroup_uncharge(A, 4);
+	assert_int_equal(usage(&A->res), 0);
+	assert_int_equal(usage(&B->res), 0);
+	if (host_irq_unguarded())
+		fail_msg("a CPU's stock was used with interrupts on %lu "
+			 "time(s), first in %s: a drain IPI arriving there "
+			 "could empty the stock under that code",
+			 host_irq_unguarded(), host_irq_unguarded_where());
+	host_irq_checks(false);
+}
+
+/*
+ * CPU 1 refills its stock for A and for B in turn (each switch drains the
+ * other's pages back) and takes pages from it; CPU 0, meanwhile, drains
+ * every stock by IPI again and again. The host makes interrupts off
+ * CPU 1's lock, taken by the IPI's part for CPU 1 too, as in the kernel:
+ * a drain runs between CPU 1's sections, never inside one. A refill or
+ * a drain whose steps an IPI can come between loses pages or gives
+ * them back twice: the counters are then not 0 at the end.
+ */
+#define RACE_ROUNDS 100000
+
+static _Atomic int refiller_done;
+static _Atomic long race_drains;
+
+static void *race_refiller(void *arg)
+{
+	host_set_cpu(1);
+	for (int i = 0; i < RACE_ROUNDS; i++) {
+		struct mem_cgroup *memcg = (i / 4) % 2 ? B : A;
+
+		charge(memcg, 3);
+		refill_stock(memcg, 3, false);
+		if (consume_stock(memcg, 2, false))
+			mem_cgroup_uncharge(memcg, 2);
+	}
+	refiller_done = 1;
+	return NULL;
+}
+
+static void *race_drainer(void *arg)
+{
+	host_set_cpu(0);
+	while (!refiller_done) {
+		drain_all_stock(NULL);
+		race_drains++;
+	}
+	return NULL;
+}
+
+static void test_refill_races_drain(void **state)
+{
+	pthread_t refiller, drainer;
+
+	host_irqs_as_locks(true);
+	refiller_done = 0;
+	race_drains = 0;
+	pthread_create(&drainer, NULL, race_drainer, NULL);
+	pthread_create(&refiller, NULL, race_refiller, NULL);
+	pthread_join(refiller, NULL);
+	pthread_join(drainer, NULL);
+	host_irqs_as_locks(false);
+	host_set_cpu(0);
+	drain_all_stock(NULL);
+	if (usage(&A->res) || usage(&B->res))
+		fail_msg("after %d refills racing %ld drains, and a last "
+			 "drain, A's res usage is %lld and B's %lld (both "
+			 "should be 0): stocked pages were lost or given back "
+			 "twice", RACE_ROUNDS, (long)race_drains,
+			 (long long)usage(&A->res), (long long)usage(&B->res));
+	assert_false(stocks_hold_any());
+	assert_check_ok();
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -267,6 +362,8 @@ int main(void)
 		T(test_try_charge_batch),
 		T(test_drain_only_if_it_helps),
 		T(test_root_never),
+		T(test_interrupts_off),
+		T(test_refill_races_drain),
 	};
 
 	return cmocka_run_group_tests(tests, memcg_test_setup, NULL);

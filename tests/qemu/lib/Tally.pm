@@ -504,6 +504,7 @@ sub cmd {
 	$self->{last_ok} = 0;
 	$self->{last_echo} = undef;
 	$self->{last_time} = undef;
+	my $first = !$self->{cmds_sent}++;
 	$self->send_line($line, $eol) or return;
 	my $start = time;
 	my $want = visible($line);
@@ -524,8 +525,11 @@ sub cmd {
 		# rest of the redrawn line is given a moment to arrive.)
 		my @rest = @lines[1 .. $#lines];
 		my $async = @rest && !grep { !/^(?:memcg: |\[pid \d+ (?:exited|killed)\]$)/ } @rest;
-		next if $plain && length $want
-			&& $self->_redrawn($want, $async ? 0.2 : 0);
+		# The first command after boot may meet the last boot notices
+		# (lines of any form) just after its echo: its output is given
+		# a moment to be followed by the line again, too.
+		my $wait = $async ? 0.2 : $first && @rest ? 0.25 * $self->{scale} : 0;
+		next if $plain && length $want && $self->_redrawn($want, $wait);
 		last;
 	}
 	my $secs = time - $start;
