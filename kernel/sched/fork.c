@@ -204,11 +204,13 @@ int task_fork(struct task *parent)
 	struct task *child;
 	int ret;
 
+	memcg_v2_throttle();  /* above memory.high: pay for it first */
 	ret = task_create(parent->prog, parent->arg, 0, &child);
 	trace_task_fork_refused(parent->memcg, ret);
 	if (ret < 0)
 		return ret;
 	child->autoreap = true;  /* nobody waits for a forked child */
+	child->oom_score_adj = parent->oom_score_adj;
 	mem_cgroup_fork_task(parent, child);  /* 5. never fails */
 	return start(child);
 }

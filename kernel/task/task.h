@@ -92,6 +92,10 @@ struct task {
 				       * never wraps (the OOM tie-break) */
 	int in_kernel;                /* > 0: in a kernel service (a kill
 				       * waits until it returns) */
+	/* /proc/PID/oom_score_adj, -1000..1000: moves the v2 OOM killer's
+	 * score (mm/memcg/memcg_v2_oom.c); inherited at fork. Here, in
+	 * the hole before a pointer. */
+	int oom_score_adj;
 	struct page *stack;           /* its kernel stack, THREAD_SIZE */
 	struct list_head pid_node;    /* in the PID table's hash chain */
 	struct list_head all_node;    /* on the list of all tasks, for ps */
