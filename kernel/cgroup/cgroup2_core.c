@@ -127,7 +127,10 @@ static int procs_write(struct ctl_node *file, const char *value)
 
 	if (parse_int(value, &pid) || pid < 0 || pid > INT32_MAX)
 		return ctl_error(EINVAL, "'%s' is not a PID", value);
-	task = pid ? task_get((int)pid) : NULL;
+	if (pid == 0)  /* Linux: the writer, here the shell */
+		return ctl_error(EINVAL, "0 is the shell, a system task: it "
+				 "stays in the root");
+	task = task_get((int)pid);
 	if (!task)
 		return ctl_error(ESRCH, "no task %ld", pid);
 	if (cg->parent && cg->subtree_control) {
