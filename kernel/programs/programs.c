@@ -5,8 +5,10 @@
  *   spin            sleeps until killed
  *   worker [N]      units of CPU work, counted in WORK; N units then exits
  *                   (for ever without N)
- *   forkbomb        forks copies of itself as fast as it can; on ENOMEM
- *                   backs off one tick and tries again (WORK: forks)
+ *   forkbomb        forks copies of itself as fast as it can; on a
+ *                   refusal (ENOMEM from a memory limit, EAGAIN from
+ *                   pids.max) backs off one tick and tries again (WORK:
+ *                   forks)
  *   hog SIZE        SIZE of rss user memory, then sleeps (WORK: pages)
  *   cache SIZE      SIZE of cache (reclaimable) pages, then sleeps
  *   kmemhog SIZE    SIZE of accounted kernel pages, then sleeps
@@ -69,7 +71,7 @@ static void forkbomb_main(struct task *self, const char *arg)
 {
 	for (;;) {
 		if (prog_fork(self) < 0)
-			prog_sleep(self, 1);  /* ENOMEM: back off one tick */
+			prog_sleep(self, 1);  /* refused: back off a tick */
 		else
 			self->work++;
 	}
