@@ -11,6 +11,7 @@
  *
  *   /proc/meminfo, /proc/buddyinfo, /proc/numa   mm/meminfo.c
  *   /proc/slabinfo                               mm/slabinfo.c
+ *   /proc/swaps                                  (no swap: a header)
  *   /proc/fail_page_alloc, /proc/fail_page_injected
  *                                                mm/fail_page.c
  *   /proc/sys/debug_check_on_free                mm/debug_free.c
@@ -18,6 +19,7 @@
 #include "kernel/fs/proc.h"
 
 #include <errno.h>
+#include <stdio.h>
 
 #include "kernel/fs/ctlfs.h"
 #include "kernel/base/platform.h"
@@ -47,6 +49,14 @@ static int slabinfo_seq_show(struct ctl_node *file, struct ctl_seq *seq)
 
 	slabinfo_print(&out);
 	return 0;
+}
+
+/* /proc/swaps: Linux's header line and no device - there is no swap, but
+ * tools read the file to learn so. */
+static int swaps_read(struct ctl_node *file, char *buf, size_t size)
+{
+	return snprintf(buf, size, "Filename\t\t\t\tType\t\tSize\t\t"
+			"Used\t\tPriority\n");
 }
 
 static int fail_page_read(struct ctl_node *file, char *buf, size_t size)
@@ -85,6 +95,7 @@ static const struct ctl_ops meminfo_ops = {.read = meminfo_read};
 static const struct ctl_ops buddyinfo_ops = {.read = buddyinfo_read};
 static const struct ctl_ops numa_ops = {.read = numa_read};
 static const struct ctl_ops slabinfo_ops = {.show = slabinfo_seq_show};
+static const struct ctl_ops swaps_ops = {.read = swaps_read};
 static const struct ctl_ops fail_page_ops = {
 	.read = fail_page_read,
 	.write = fail_page_store,
@@ -107,6 +118,7 @@ static const struct {
 	{NULL, "buddyinfo", &buddyinfo_ops},
 	{NULL, "numa", &numa_ops},
 	{NULL, "slabinfo", &slabinfo_ops},
+	{NULL, "swaps", &swaps_ops},
 	{NULL, "fail_page_alloc", &fail_page_ops},
 	{NULL, "fail_page_injected", &fail_page_injected_ops},
 	{"sys", "debug_check_on_free", &check_on_free_ops},
