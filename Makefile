@@ -106,7 +106,8 @@ HOST_DIRS := kernel/lib kernel/fs kernel/cgroup kernel/shell kernel/trace
 # Each must exist: a file that moves out from under a name here stops the
 # build instead of silently leaving the host build.
 HOST_ALSO := kernel/static_key.c kernel/static_key_table.c kernel/task/runqueue.c
-HOST_EXCLUDE := kernel/fs/proc.c kernel/shell/cmd_tasks.c \
+HOST_EXCLUDE := kernel/fs/proc.c kernel/fs/proc_mounts.c \
+	kernel/shell/cmd_tasks.c \
 	kernel/shell/cmd_locktest.c kernel/shell/script.c \
 	kernel/trace/trace.c mm/kmem_trace.c mm/memcg/memcg_trace.c
 $(foreach f,$(HOST_ALSO) $(HOST_EXCLUDE),$(if $(wildcard $(f)),,$(error Makefile: $(f) is named in HOST_ALSO or HOST_EXCLUDE but does not exist)))

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel/cgroup/cgroup2.h"
 #include "kernel/cgroup/pids.h"
 #include "kernel/cgroup/pids_files.h"
 #include "kernel/fs/ctlfs.h"
@@ -283,9 +284,8 @@ static int compare_int(const void *a, const void *b)
  * reads it a piece at a time, kernel/fs/ctlfs.h "Long files"). Each piece
  * counts from a new snapshot: a task that comes or goes between two
  * pieces may shift the PIDs after it by one line. */
-static int tasks_show(struct ctl_node *file, struct ctl_seq *seq)
+int cgroupfs_show_tasks(struct mem_cgroup *memcg, struct ctl_seq *seq)
 {
-	struct mem_cgroup *memcg = file_memcg(file);
 	unsigned int cap, n = 0;
 	struct task *task;
 	int *pids;
@@ -310,6 +310,11 @@ static int tasks_show(struct ctl_node *file, struct ctl_seq *seq)
 			break;
 	kfree(pids);
 	return 0;
+}
+
+static int tasks_show(struct ctl_node *file, struct ctl_seq *seq)
+{
+	return cgroupfs_show_tasks(file_memcg(file), seq);
 }
 
 static int tasks_write(struct ctl_node *file, const char *value)
@@ -466,6 +471,8 @@ int cgroupfs_init(void)
 {
 	struct ctl_node *dir;
 
+	if (cgroup_v2)
+		return cgroup2_init();  /* /sys/fs/cgroup instead */
 	if (ctl_lookup(NULL, "/cgroup", &dir) == 0)
 		return 0;
 	dir = ctl_create_dir(NULL, "cgroup", &domain_dir_ops, root_mem_cgroup);
@@ -478,12 +485,19 @@ int cgroupfs_init(void)
 	return 0;
 }
 
+const char *cgroupfs_root_path(void)
+{
+	return cgroup_v2 ? "/sys/fs/cgroup" : "/cgroup";
+}
+
 int cgroupfs_get_domain(const char *path, struct mem_cgroup **out)
 {
 	char abs[CTL_PATH_MAX];
 	struct ctl_node *node;
 	int ret;
 
+	if (cgroup_v2)
+		return cgroup2_get_domain(path, out);
 	ctl_lock();
 	ret = ctl_lookup(NULL, path, &node);
 	if (ret == 0 && !ctl_is_dir(node))

@@ -29,6 +29,8 @@ static const struct {
 	{E2BIG,   "E2BIG",   "argument list too long"},
 	{EAGAIN,  "EAGAIN",  "resource temporarily unavailable"},
 	{ERANGE,  "ERANGE",  "result out of range"},
+	{EOPNOTSUPP, "EOPNOTSUPP", "operation not supported"},
+	{ENODEV,  "ENODEV",  "no such device"},
 };
 
 static int errno_index(int err)

@@ -251,6 +251,7 @@ int task_fork(struct task *parent)
 	struct task *child;
 	int ret;
 
+	memcg_v2_throttle();  /* above memory.high: pay for it first */
 	ret = cgroup_can_fork(parent, NULL, &charge);
 	if (ret == 0)
 		ret = task_create(parent->prog, parent->arg, 0, charge,

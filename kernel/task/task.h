@@ -107,8 +107,9 @@ struct task {
 	unsigned int cpu;             /* its run queue (or last one) */
 	bool on_rq;                   /* runnable: queued or running */
 	int saved_preempt_count;      /* the CPU's count while switched out */
-	/* /proc/PID/oom_score_adj, -1000..1000: added to the task's OOM
-	 * score (-1000: never chosen); a child starts with its parent's. */
+	/* /proc/PID/oom_score_adj, -1000..1000: moves the v2 OOM killer's
+	 * score (mm/memcg/memcg_v2_oom.c; -1000: never chosen); inherited
+	 * at fork. Here, in the hole before a 64-bit field. */
 	int oom_score_adj;
 	uint64_t runtime;             /* TSC cycles it has run */
 

@@ -51,6 +51,7 @@
 #include "mm/gfp.h"
 #include "mm/line_transfer.h"
 #include "mm/memcg_hooks.h"
+#include "mm/memcg/memcg_v2.h"
 #include "mm/memcg/res_counter.h"
 
 struct page;
@@ -118,6 +119,7 @@ struct mem_cgroup {
 
 	int under_oom;  /* tasks waiting in this domain's OOM (atomic) */
 	unsigned long oom_kill;  /* its tasks the OOM killer chose (atomic) */
+	struct memcg_v2 v2;      /* cgroup v2's files (mm/memcg/memcg_v2.h) */
 
 	/* Statistics of the pages it owns itself, in pages; rss and cache
 	 * under user_memory_lock, kernel_stack atomic. */
