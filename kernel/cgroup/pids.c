@@ -273,6 +273,16 @@ void pids_task_moved(struct task *task)
 	memcg_tree_unlock();
 }
 
+struct mem_cgroup *pids_task_domain(struct task *task)
+{
+	struct mem_cgroup *memcg;
+
+	spin_lock(&pids_lock);
+	memcg = task->pids ? task->pids->memcg : NULL;
+	spin_unlock(&pids_lock);
+	return memcg;
+}
+
 int pids_set_max(struct mem_cgroup *memcg, long limit)
 {
 	int ret = -ENOENT;

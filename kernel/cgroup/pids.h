@@ -93,6 +93,11 @@ void pids_cgroup_remove(struct mem_cgroup *memcg);
  */
 void pids_task_moved(struct task *task);
 
+/* pids_task_domain - the domain task is counted in (a zombie's is the
+ * one it died in), or NULL: none, or it has been removed. Called with
+ * memcg_tree_lock held, which keeps the domain so. */
+struct mem_cgroup *pids_task_domain(struct task *task);
+
 /* pids_set_max - pids.max: limit in 0 .. PIDS_MAX (PIDS_MAX: "max").
  * A limit below pids.current is allowed: only new forks are refused.
  * -ENOENT if the domain has no count (the root). */

@@ -14,7 +14,7 @@
  * lookup), not at fork: making one for every task would cost every fork
  * three nodes and a lock, and change what a fork bomb is charged. So `ls
  * /proc` shows only the PIDs looked up since they were last cleared out.
- * The files name a PID, not a task: a task reaped since reads as ESRCH,
+ * The files name a PID, not a task: once it is reaped they read as ENOENT,
  * and each new lookup clears out the directories of PIDs with no task.
  */
 #include "kernel/fs/proc.h"
@@ -68,7 +68,7 @@ static struct task *file_task(struct ctl_node *file)
 	struct task *task = task_get(proc_pid_of(file));
 
 	if (!task)
-		ctl_error(ESRCH, "task %d has been reaped", proc_pid_of(file));
+		ctl_error(ENOENT, "no task %d (reaped)", proc_pid_of(file));
 	return task;
 }
 
@@ -78,7 +78,7 @@ static int oom_score_adj_read(struct ctl_node *file, char *buf, size_t size)
 	int n;
 
 	if (!task)
-		return -ESRCH;
+		return -ENOENT;
 	n = snprintf(buf, size, "%d\n", READ_ONCE(task->oom_score_adj));
 	task_put(task);
 	return n;
@@ -123,7 +123,7 @@ static int oom_score_adj_write(struct ctl_node *file, const char *value)
 		return ret;
 	task = file_task(file);
 	if (!task)
-		return -ESRCH;
+		return -ENOENT;
 	WRITE_ONCE(task->oom_score_adj, adj);
 	task_put(task);
 	return 0;
