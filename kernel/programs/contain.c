@@ -31,8 +31,8 @@
  * fair share, and the longest the shell waited for the CPU once woken
  * (kernel/programs/worker_share.h); contained_ms: from the bomb's start
  * until its task count last grew; after_kill_pages: MemFree once BOMB is
- * gone, less MemFree before the bomb (pages); dying: nr_dying_descendants
- * then.
+ * gone, less MemFree before the bomb (pages, each read after writing 2 to
+ * /proc/sys/vm/drop_caches); dying: nr_dying_descendants then.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -159,6 +159,21 @@ static void stop_task(int pid)
 	task_wait(pid);  /* and reaped */
 }
 
+/*
+ * free_pages_settled - MemFree, in pages, once the slab caches have given
+ * back the slabs they keep for their next allocations (drop_caches, as a
+ * user would write it): the bomb's task structs come from the root cache
+ * when its kernel memory is not accounted (pids.max) or is charged by the
+ * object (v2), and each CPU keeps a slab of it.
+ */
+static unsigned long free_pages_settled(void)
+{
+	char why[CTL_WHY_MAX];
+
+	ctl_write("/proc/sys/vm/drop_caches", "2", why);
+	return nr_free_pages();
+}
+
 /* What one run saw. */
 struct containment {
 	unsigned int tasks_peak, tasks_end;
@@ -249,7 +264,7 @@ static int contain(const struct mechanism *m, const char *good,
 		return shell_error(-worker, "cannot start the worker in %s",
 				   good);
 	msleep(200);  /* let it get going */
-	before = nr_free_pages();
+	before = free_pages_settled();
 	memset(&forkbomb_stats, 0, sizeof(forkbomb_stats));
 	bomb_pid = spawn_in(bomb, "forkbomb");
 	if (bomb_pid < 0) {
@@ -261,7 +276,7 @@ static int contain(const struct mechanism *m, const char *good,
 	long kills = oom_kills(bomb);
 
 	err = remove_bomb(bomb, bomb_pid);
-	after = nr_free_pages();
+	after = free_pages_settled();
 	stop_task(worker);
 	if (err)
 		return err;
