@@ -21,6 +21,8 @@
 #include <string.h>
 
 #include "kernel/cgroup/cgroup2.h"
+#include "kernel/cgroup/pids.h"
+#include "kernel/cgroup/pids_files.h"
 #include "kernel/fs/ctlfs.h"
 #include "kernel/lib/memparse.h"
 #include "kernel/task/task.h"
@@ -328,6 +330,8 @@ static int tasks_write(struct ctl_node *file, const char *value)
 	if (!task)
 		return ctl_error(ESRCH, "no task %ld", pid);
 	ret = mem_cgroup_move_task(task, memcg);
+	if (ret == 0)
+		pids_task_moved(task);  /* its count follows, unchecked */
 	task_put(task);
 	switch (ret) {
 	case -ESRCH:
@@ -404,10 +408,11 @@ static bool populate(struct ctl_node *dir, struct mem_cgroup *memcg)
 		if (!ctl_create_file(dir, domain_files[i].name,
 				     domain_files[i].ops, memcg))
 			return false;
-	if (mem_cgroup_is_root(memcg) &&
-	    !ctl_create_file(dir, "cgroup.stat", &cgroup_stat_ops, memcg))
-		return false;
-	return true;
+	if (mem_cgroup_is_root(memcg))
+		return ctl_create_file(dir, "cgroup.stat", &cgroup_stat_ops,
+				       memcg);
+	/* As a v1 hierarchy mounted with -o memory,pids has them. */
+	return pids_files_create(dir, memcg);
 }
 
 static int cgroup_mkdir(struct ctl_node *dir, const char *name)
@@ -421,10 +426,15 @@ static int cgroup_mkdir(struct ctl_node *dir, const char *name)
 		return ctl_error(ENOMEM, "no memory for a domain");
 	if (ret)
 		return ctl_error(ENOENT, "the parent is being removed");
+	if (pids_cgroup_create(memcg)) {
+		mem_cgroup_destroy(memcg);
+		return ctl_error(ENOMEM, "no memory for the domain's count");
+	}
 	node = ctl_create_dir(dir, name, &domain_dir_ops, memcg);
 	if (!node || !populate(node, memcg)) {
 		if (node)
 			ctl_remove(node);
+		pids_cgroup_remove(memcg);
 		mem_cgroup_destroy(memcg);
 		return ctl_error(ENOMEM, "no memory for the domain's files");
 	}
@@ -434,14 +444,25 @@ static int cgroup_mkdir(struct ctl_node *dir, const char *name)
 static int cgroup_rmdir(struct ctl_node *dir)
 {
 	struct mem_cgroup *memcg = ctl_priv(dir);
-	int ret = mem_cgroup_destroy(memcg);
+	int ret;
 
+	/* Ours, for its task count after the domain has left the tree (it
+	 * may be freed then at once). Visible: ctl_lock keeps it so. */
+	mem_cgroup_get(memcg);
+	ret = mem_cgroup_destroy(memcg);
 	if (ret == -EBUSY)
-		return why_busy(memcg);
-	if (ret)
-		return ctl_error(EBUSY, "the root domain cannot be removed");
+		ret = why_busy(memcg);
+	else if (ret)
+		ret = ctl_error(EBUSY, "the root domain cannot be removed");
+	if (ret) {
+		mem_cgroup_put(memcg);
+		return ret;
+	}
 	/* The domain may linger, dying, while kernel pages are charged to
-	 * it; its directory goes now. */
+	 * it; its directory goes now, and its task count once no zombie
+	 * counted in it is left. */
+	pids_cgroup_remove(memcg);
+	mem_cgroup_put(memcg);
 	ctl_remove(dir);
 	return 0;
 }

@@ -61,6 +61,7 @@ struct task;
 #define MEMCG_PATH_MAX 256  /* as CTL_PATH_MAX */
 
 struct kmem_cache;
+struct pids_cgroup;
 
 /* A user charge is retried this many times, reclaiming between tries,
  * before the domain's OOM killer is called (Linux's value). */
@@ -112,6 +113,9 @@ struct mem_cgroup {
 	struct list_head sibling;      /* on parent->children */
 	struct list_head tasks;        /* its tasks, by task->memcg_node */
 	unsigned int nr_tasks;
+	/* Its task count (kernel/cgroup/pids.c), from mkdir to rmdir; NULL
+	 * in the root, which counts nobody. */
+	struct pids_cgroup *pids;
 
 	int under_oom;  /* tasks waiting in this domain's OOM (atomic) */
 	unsigned long oom_kill;  /* its tasks the OOM killer chose (atomic) */
