@@ -20,6 +20,7 @@
 
 #include "kernel/cgroup/cgroup2.h"
 #include "kernel/cgroup/cgroupfs.h"
+#include "kernel/cgroup/pids.h"
 #include "kernel/fs/ctlfs.h"
 #include "kernel/lib/memparse.h"
 #include "kernel/task/task.h"
@@ -139,6 +140,8 @@ static int procs_write(struct ctl_node *file, const char *value)
 				 "its children: no internal processes");
 	}
 	ret = mem_cgroup_move_task(task, cg->memcg);
+	if (ret == 0)
+		pids_task_moved(task);  /* its count follows, unchecked */
 	task_put(task);
 	switch (ret) {
 	case -ESRCH:
