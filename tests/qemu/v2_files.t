@@ -181,6 +181,29 @@ refused('EOPNOTSUPP', "echo threaded > $R/A/B/cgroup.type");
 reads("$R/A/B/cgroup.type", 'domain', 'still a domain');
 reads("$R/A/B/cgroup.procs", $pid, 'bad kills killed nothing');
 
+# --- the OOM killer and oom_score_adj ---------------------------------------
+# A hog over memory.max is killed, and a task with oom_score_adj 1000
+# beside it (worth more than the whole limit); one with -1000 is spared.
+is($t->cmd("mkdir $R/O"), '', 'mkdir O');
+is($t->cmd("echo 1M > $R/O/memory.max"), '', 'O: memory.max 1M');
+my $immune = $t->run_pid("$R/O spin");
+my $first = $t->run_pid("$R/O spin");
+is($t->cmd("echo -1000 > /proc/$immune/oom_score_adj"), '', 'spin: -1000');
+is($t->cmd("echo 1000 > /proc/$first/oom_score_adj"), '', 'spin: 1000');
+my $hog = $t->run_pid("$R/O hog 2M");
+ok($hog, 'a hog of 2M under 1M');
+ok($t->until_true(30, sub { $t->file("$R/O/cgroup.procs") eq $immune }),
+   'the hog and the task with 1000 were killed, the immune one was not');
+like($t->transcript, qr/^\[pid $first killed\]$/m, 'the 1000 task killed');
+like($t->transcript, qr/^\[pid $hog killed\]$/m, 'the hog killed');
+my %ev = $t->file("$R/O/memory.events") =~ /^(\w+) (\d+)$/mg;
+is($ev{oom_kill}, 2, 'O: oom_kill 2');
+cmp_ok($ev{oom}, '>=', 2, "O: oom $ev{oom}");
+cmp_ok($ev{max}, '>=', 2, "O: max $ev{max}");
+cmp_ok($t->file("$R/O/memory.current"), '<=', 1048576, 'O: within 1M');
+is($t->cmd("echo 1 > $R/O/cgroup.kill"), '', 'cgroup.kill O');
+ok($t->until_true(30, sub { $t->cmd("rmdir $R/O") eq '' }), 'rmdir O');
+
 # --- removal ----------------------------------------------------------------
 refused('EBUSY', "rmdir $R/A", "rmdir $R/A/B");
 is($t->cmd("echo 1 > $R/A/B/cgroup.kill"), '', 'cgroup.kill A/B');
