@@ -18,16 +18,12 @@
 #include <limits.h>
 #include <string.h>
 
+#include "kernel/cgroup/pids.h"
+#include "kernel/cgroup/pids_files.h"
 #include "kernel/fs/ctlfs.h"
 #include "mm/memcg/memcg_v2.h"
 #include "mm/memcg/memcontrol.h"
 #include "mm/slab.h"
-
-const struct cgroup2_controller cgroup2_controllers[CGROUP2_NR_CONTROLLERS] = {
-	[CGROUP2_MEMORY] = {"memory", true, cgroup2_memory_files, 0},
-	/* pids.* come with the pids controller. */
-	[CGROUP2_PIDS] = {"pids", false, NULL, 0},
-};
 
 static struct cgroup2 root_cgroup2 = {
 	.max_descendants = INT_MAX,
@@ -44,15 +40,6 @@ unsigned int cgroup2_controllers_mask(const struct cgroup2 *cg)
 	if (!cg->parent)
 		return (1u << CGROUP2_NR_CONTROLLERS) - 1;
 	return cg->parent->subtree_control;
-}
-
-/* nr_files - a controller's files (the memory table's size is known only
- * in its own file). */
-static size_t nr_files(enum cgroup2_controller_id id)
-{
-	if (id == CGROUP2_MEMORY)
-		return cgroup2_nr_memory_files;
-	return cgroup2_controllers[id].nr_files;
 }
 
 /* add_files - make files[0..n) in cg's directory (those for the root
@@ -88,6 +75,40 @@ static void remove_files(struct cgroup2 *cg, const struct cgroup2_file *files,
 			ctl_remove(f);
 	}
 }
+
+static bool memory_add(struct cgroup2 *cg)
+{
+	return add_files(cg, cgroup2_memory_files, cgroup2_nr_memory_files);
+}
+
+static void memory_remove(struct cgroup2 *cg)
+{
+	remove_files(cg, cgroup2_memory_files, cgroup2_nr_memory_files);
+}
+
+/* pids.* (kernel/cgroup/pids_files.c) belong to the domain, as in v1. */
+static void pids_remove(struct cgroup2 *cg)
+{
+	for (size_t i = 0; i < nr_pids_files; i++) {
+		struct ctl_node *f;
+
+		if (ctl_lookup(cg->dir, pids_files[i].name, &f) == 0)
+			ctl_remove(f);
+	}
+}
+
+static bool pids_add(struct cgroup2 *cg)
+{
+	if (pids_files_create(cg->dir, cg->memcg))
+		return true;
+	pids_remove(cg);
+	return false;
+}
+
+const struct cgroup2_controller cgroup2_controllers[CGROUP2_NR_CONTROLLERS] = {
+	[CGROUP2_MEMORY] = {"memory", true, memory_add, memory_remove},
+	[CGROUP2_PIDS] = {"pids", false, pids_add, pids_remove},
+};
 
 /* for_each_child - the cgroup2 of each child directory of cg. */
 #define for_each_child(child, node, cg)                                       \
@@ -144,7 +165,7 @@ int cgroup2_set_subtree_control(struct cgroup2 *cg, unsigned int enable,
 		if (!(enable & (1u << id)))
 			continue;
 		for_each_child(child, node, cg) {
-			if (add_files(child, c->files, nr_files(id)))
+			if (c->add_files(child))
 				continue;
 			/* Undo: the controllers' files made so far. */
 			for (int undo = 0; undo <= id; undo++) {
@@ -154,9 +175,8 @@ int cgroup2_set_subtree_control(struct cgroup2 *cg, unsigned int enable,
 				if (!(enable & (1u << undo)))
 					continue;
 				for_each_child(ch, n, cg)
-					remove_files(ch, cgroup2_controllers
-						     [undo].files,
-						     nr_files(undo));
+					cgroup2_controllers[undo]
+						.remove_files(ch);
 			}
 			return ctl_error(ENOMEM, "no memory for the files "
 					 "of %s", c->name);
@@ -166,8 +186,7 @@ int cgroup2_set_subtree_control(struct cgroup2 *cg, unsigned int enable,
 		if (!(disable & (1u << id)))
 			continue;
 		for_each_child(child, node, cg) {
-			remove_files(child, cgroup2_controllers[id].files,
-				     nr_files(id));
+			cgroup2_controllers[id].remove_files(child);
 			if (id == CGROUP2_MEMORY)
 				reset_memory(child);
 		}
@@ -196,8 +215,7 @@ static bool populate(struct cgroup2 *cg)
 		return true;
 	for (int id = 0; id < CGROUP2_NR_CONTROLLERS; id++)
 		if ((cg->parent->subtree_control & (1u << id)) &&
-		    !add_files(cg, cgroup2_controllers[id].files,
-			       nr_files(id)))
+		    !cgroup2_controllers[id].add_files(cg))
 			return false;
 	return true;
 }
@@ -256,10 +274,18 @@ static int cgroup2_mkdir(struct ctl_node *dir, const char *name)
 		return ctl_error(ENOENT, "the parent is being removed");
 	}
 	memcg_v2_domain_init(cg->memcg);
+	/* Its task count, whether pids is enabled or not: the files only
+	 * show it (as memory's do the domain's charge). */
+	if (pids_cgroup_create(cg->memcg)) {
+		mem_cgroup_destroy(cg->memcg);
+		kfree(cg);
+		return ctl_error(ENOMEM, "no memory for the cgroup's count");
+	}
 	cg->dir = ctl_create_dir(dir, name, &cgroup2_dir_ops, cg);
 	if (!cg->dir || !populate(cg)) {
 		if (cg->dir)
 			ctl_remove(cg->dir);
+		pids_cgroup_remove(cg->memcg);
 		mem_cgroup_destroy(cg->memcg);
 		kfree(cg);
 		return ctl_error(ENOMEM, "no memory for the cgroup's files");
@@ -270,23 +296,32 @@ static int cgroup2_mkdir(struct ctl_node *dir, const char *name)
 static int cgroup2_rmdir(struct ctl_node *dir)
 {
 	struct cgroup2 *cg = cgroup2_of(dir);
+	struct mem_cgroup *memcg = cg->memcg;
 	int ret;
 
 	if (!cg->parent)
 		return ctl_error(EBUSY, "the root cannot be removed");
-	ret = mem_cgroup_destroy(cg->memcg);
+	/* Ours, for its task count after the domain has left the tree (it
+	 * may be freed then at once). Visible: ctl_lock keeps it so. */
+	mem_cgroup_get(memcg);
+	ret = mem_cgroup_destroy(memcg);
 	if (ret == -EBUSY) {
-		unsigned int n = READ_ONCE(cg->memcg->nr_tasks);
+		unsigned int n = READ_ONCE(memcg->nr_tasks);
 
-		if (n)
-			return ctl_error(EBUSY, "the cgroup has %u live "
-					 "tasks", n);
-		return ctl_error(EBUSY, "the cgroup has children");
+		ret = n ? ctl_error(EBUSY, "the cgroup has %u live tasks", n)
+			: ctl_error(EBUSY, "the cgroup has children");
+	} else if (ret) {
+		ret = ctl_error(EBUSY, "the root cannot be removed");
 	}
-	if (ret)
-		return ctl_error(EBUSY, "the root cannot be removed");
+	if (ret) {
+		mem_cgroup_put(memcg);
+		return ret;
+	}
 	/* The domain may linger, dying, while kernel pages are charged to
-	 * it; the directory and its cgroup2 go now. */
+	 * it; the directory and its cgroup2 go now, its task count once no
+	 * zombie counted in it is left. */
+	pids_cgroup_remove(memcg);
+	mem_cgroup_put(memcg);
 	ctl_remove(dir);
 	kfree(cg);
 	return 0;

@@ -57,9 +57,11 @@ struct cgroup2_controller {
 	 * enabled below a directory that has tasks of its own (memory);
 	 * pids can. */
 	bool domain;
-	/* Its files, in each child of a directory that enables it. */
-	const struct cgroup2_file *files;
-	size_t nr_files;
+	/* Make its files in cg's directory (a child of a directory that
+	 * enables it): false if out of memory, with none left made. Remove
+	 * them again (nothing if they are not there). */
+	bool (*add_files)(struct cgroup2 *cg);
+	void (*remove_files)(struct cgroup2 *cg);
 };
 
 extern const struct cgroup2_controller

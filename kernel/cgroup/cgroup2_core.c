@@ -20,6 +20,7 @@
 
 #include "kernel/cgroup/cgroup2.h"
 #include "kernel/cgroup/cgroupfs.h"
+#include "kernel/cgroup/pids.h"
 #include "kernel/fs/ctlfs.h"
 #include "kernel/lib/memparse.h"
 #include "kernel/task/task.h"
@@ -127,7 +128,10 @@ static int procs_write(struct ctl_node *file, const char *value)
 
 	if (parse_int(value, &pid) || pid < 0 || pid > INT32_MAX)
 		return ctl_error(EINVAL, "'%s' is not a PID", value);
-	task = pid ? task_get((int)pid) : NULL;
+	if (pid == 0)  /* Linux: the writer, here the shell */
+		return ctl_error(EINVAL, "0 is the shell, a system task: it "
+				 "stays in the root");
+	task = task_get((int)pid);
 	if (!task)
 		return ctl_error(ESRCH, "no task %ld", pid);
 	if (cg->parent && cg->subtree_control) {
@@ -136,6 +140,8 @@ static int procs_write(struct ctl_node *file, const char *value)
 				 "its children: no internal processes");
 	}
 	ret = mem_cgroup_move_task(task, cg->memcg);
+	if (ret == 0)
+		pids_task_moved(task);  /* its count follows, unchecked */
 	task_put(task);
 	switch (ret) {
 	case -ESRCH:

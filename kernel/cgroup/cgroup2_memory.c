@@ -90,7 +90,7 @@ static int max_read(struct ctl_node *file, char *buf, size_t size)
 
 static int max_write(struct ctl_node *file, const char *value)
 {
-	int64_t bytes;
+	int64_t bytes = 0;  /* set by parse_max_bytes when it returns 0 */
 	int ret = parse_max_bytes(value, &bytes);
 
 	if (ret)
@@ -107,7 +107,7 @@ static int high_read(struct ctl_node *file, char *buf, size_t size)
 
 static int high_write(struct ctl_node *file, const char *value)
 {
-	int64_t bytes;
+	int64_t bytes = 0;  /* set by parse_max_bytes when it returns 0 */
 	int ret = parse_max_bytes(value, &bytes);
 
 	if (ret)
@@ -133,7 +133,7 @@ static int protection_read(struct ctl_node *file, char *buf, size_t size)
 
 static int protection_write(struct ctl_node *file, const char *value)
 {
-	int64_t bytes;
+	int64_t bytes = 0;  /* set by parse_max_bytes when it returns 0 */
 	int ret = parse_max_bytes(value, &bytes);
 
 	if (ret)

@@ -50,7 +50,7 @@ reads("$R/cgroup.max.descendants", 'max');
 reads("$R/cgroup.max.depth", 'max');
 like($t->file("$R/cgroup.procs"), qr/\A(\d+\n)*\d+\z/, 'root cgroup.procs: PIDs');
 refused('ENOENT', map { "cat $R/$_" } qw(cgroup.events cgroup.type
-	memory.current memory.max memory.events));
+	memory.current memory.max memory.events pids.max pids.current));
 refused('EINVAL', "echo 1 > $R/cgroup.controllers");
 
 # memory.stat: Linux's v2 keys, in Linux's order, and only numbers.
@@ -74,7 +74,7 @@ reads("$R/A/cgroup.controllers", '', 'A may enable nothing yet');
 reads("$R/A/cgroup.type", 'domain');
 reads("$R/A/cgroup.events", "populated 0\nfrozen 0");
 reads("$R/A/cgroup.procs", '', 'A has no task');
-refused('ENOENT', "cat $R/A/memory.max");
+refused('ENOENT', "cat $R/A/memory.max", "cat $R/A/pids.max");
 
 # subtree_control: the grammar, all or nothing.
 refused('EINVAL', map { "echo $_ > $R/cgroup.subtree_control" }
@@ -84,6 +84,10 @@ is($t->cmd("echo +memory +pids > $R/cgroup.subtree_control"), '',
    'the root enables memory and pids');
 reads("$R/cgroup.subtree_control", 'memory pids');
 reads("$R/A/cgroup.controllers", 'memory pids', 'A may enable both');
+reads("$R/A/pids.$_", 'max') for qw(max);
+reads("$R/A/pids.$_", '0') for qw(current peak);
+reads("$R/A/pids.events", 'max 0');
+reads("$R/A/pids.events.local", 'max 0');
 is($t->cmd("echo +memory > $R/cgroup.subtree_control"), '',
    'enabling it again changes nothing');
 
@@ -132,12 +136,15 @@ my $pid = $t->run_pid("$R/A spin");
 ok($pid, "a task in A (pid $pid)");
 reads("$R/A/cgroup.procs", $pid);
 reads("$R/A/cgroup.events", "populated 1\nfrozen 0");
+reads("$R/A/pids.current", '1', 'pids.current counts it');
 refused('EBUSY', "echo +memory > $R/A/cgroup.subtree_control");
 reads("$R/A/cgroup.subtree_control", '', 'no internal processes: refused');
 is($t->cmd("echo +pids > $R/A/cgroup.subtree_control"), '',
    'pids alone may be enabled over tasks');
 reads("$R/A/cgroup.subtree_control", 'pids');
 reads("$R/A/B/cgroup.controllers", 'pids');
+reads("$R/A/B/pids.max", 'max', 'A/B has the pids files');
+refused('ENOENT', "cat $R/A/B/memory.max");
 refused('EBUSY', "run $R/A spin", "echo $pid > $R/A/cgroup.procs",
 	"echo -pids > $R/cgroup.subtree_control",
 	"echo -memory -pids > $R/cgroup.subtree_control");
@@ -148,6 +155,8 @@ is($t->cmd("echo $pid > $R/A/B/cgroup.procs"), '', 'move the task to A/B');
 reads("$R/A/B/cgroup.procs", $pid, 'A/B has it');
 reads("$R/A/cgroup.procs", '', 'A has it no more');
 reads("$R/A/cgroup.events", "populated 1\nfrozen 0", 'A: populated below');
+reads("$R/A/B/pids.current", '1', "the task's count moved with it");
+reads("$R/A/pids.current", '1', 'and counts in A still');
 
 # --- cgroup.max.*, cgroup.kill, cgroup.type ---------------------------------
 for my $f (qw(descendants depth)) {
