@@ -188,6 +188,8 @@ static void watch(const char *mech, const char *bomb, int worker, long secs,
 {
 	uint64_t t0 = uptime_ms();
 
+	if (verbose)
+		printk("contain: %s t=0 tasks=%u\n", mech, domain_tasks(bomb));
 	for (long ms = 0; ms < secs * 1000; ms += SAMPLE_MS) {
 		struct worker_share sh;
 		unsigned int n;

@@ -93,7 +93,7 @@ static const char *const contain_kmem_lines[] = {
 	"mkdir " V1 "bomb",
 	"echo 8M > " V1 "bomb/memory.kmem.limit_in_bytes",
 	"echo 256M > " V1 "bomb/memory.limit_in_bytes",
-	"contain kmem " V1 "good " V1 "bomb " CONTAIN_SECS,
+	"contain -v kmem " V1 "good " V1 "bomb " CONTAIN_SECS,
 	"check",
 	NULL,
 };
@@ -102,7 +102,7 @@ static const char *const contain_pids_lines[] = {
 	"mkdir " V1 "good",
 	"mkdir " V1 "bomb",
 	"echo 481 > " V1 "bomb/pids.max",
-	"contain pids " V1 "good " V1 "bomb " CONTAIN_SECS,
+	"contain -v pids " V1 "good " V1 "bomb " CONTAIN_SECS,
 	"check",
 	NULL,
 };
@@ -114,7 +114,7 @@ static const char *const contain_max_lines[] = {
 	"mkdir " V2 "good",
 	"mkdir " V2 "bomb",
 	"echo 8M > " V2 "bomb/memory.max",
-	"contain max " V2 "good " V2 "bomb " CONTAIN_SECS,
+	"contain -v max " V2 "good " V2 "bomb " CONTAIN_SECS,
 	"check",
 	NULL,
 };
@@ -124,7 +124,7 @@ static const char *const contain_high_lines[] = {
 	"mkdir " V2 "good",
 	"mkdir " V2 "bomb",
 	"echo 8M > " V2 "bomb/memory.high",
-	"contain high " V2 "good " V2 "bomb " CONTAIN_SECS,
+	"contain -v high " V2 "good " V2 "bomb " CONTAIN_SECS,
 	"check",
 	NULL,
 };

@@ -16,7 +16,10 @@
 #   - hierarchy: a parent's limit refuses its child's forks, counted in
 #     the parent's events and events.local, not in the child's;
 #   - a move into a domain at its limit is allowed (the count moves);
-#   - the count goes when the task is reaped; check: ok after each.
+#   - the count goes when the task is reaped; check: ok after each;
+#   - /proc/PID/oom_score_adj (-1000..1000, its errors, inherited at fork),
+#     /proc/PID/cgroup, /sys/kernel/cgroup/features, /proc/swaps,
+#     /proc/mounts and /proc/sys/vm/drop_caches read as Linux's do.
 use strict;
 use warnings;
 use FindBin;
@@ -157,6 +160,42 @@ is($t->file('/cgroup/P/C/pids.events.local'), 'max 0', "C's events.local: 0");
 $t->cmd('rmdir /cgroup/P/C');
 $t->cmd('rmdir /cgroup/P');
 $t->check_ok('after the hierarchy');
+
+# --- /proc/PID/oom_score_adj, inherited at fork ---------------------------
+$t->cmd('mkdir /cgroup/Q');
+$t->cmd('echo 1 > /cgroup/Q/pids.max');
+my $parent = $t->run_pid('/cgroup/Q forkbomb');
+ok($parent, 'a bomb held at one task (pids.max 1)');
+is($t->file("/proc/$parent/oom_score_adj"), '0', 'oom_score_adj starts at 0');
+for my $bad ('1001', '-1001', 'abc', '', '1.5') {
+	my $show = length $bad ? $bad : '(empty)';
+	is(error_of("echo $bad > /proc/$parent/oom_score_adj"), 'EINVAL', "oom_score_adj refuses $show: EINVAL");
+}
+is(error_of("echo 99999999999 > /proc/$parent/oom_score_adj"), 'ERANGE', 'past an int: ERANGE');
+is($t->file("/proc/$parent/oom_score_adj"), '0', 'and is unchanged');
+is(error_of("echo 300 > /proc/$parent/oom_score_adj"), 'ok', 'oom_score_adj takes 300');
+is(error_of("echo -1000 > /proc/1/oom_score_adj"), 'ok', 'and -1000 (the reaper)');
+is($t->file('/proc/1/oom_score_adj'), '-1000', 'which reads back');
+$t->cmd('echo 0 > /proc/1/oom_score_adj');
+$t->cmd('echo 2 > /cgroup/Q/pids.max');
+ok($t->until_true(30, sub { $t->file('/cgroup/Q/pids.current') eq '2' }), 'room for one child: it forks');
+my ($child) = grep { /^\d+$/ && $_ != $parent } split /\n/, $t->file('/cgroup/Q/tasks');
+is($t->file("/proc/$child/oom_score_adj"), '300', 'the child inherits oom_score_adj 300');
+is($t->file("/proc/$child/cgroup"), '1:memory,pids:/Q', "the child's /proc/PID/cgroup");
+$t->cmd('echo 1 > /cgroup/Q/cgroup.kill');
+ok($t->until_true(30, sub { $t->file('/cgroup/Q/pids.current') eq '0' }), 'killed and reaped');
+is(error_of("cat /proc/$child/oom_score_adj"), 'ENOENT', 'a reaped task has no /proc files');
+$t->cmd('rmdir /cgroup/Q');
+
+# --- the other files tools read -------------------------------------------
+is($t->file('/sys/kernel/cgroup/features'), 'pids_localevents', '/sys/kernel/cgroup/features');
+is($t->file('/proc/swaps'), "Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority",
+   '/proc/swaps: the header only');
+like($t->file('/proc/mounts'), qr{^cgroup /cgroup cgroup \S*\bmemory,pids\b\S* 0 0$}m,
+     '/proc/mounts: the v1 tree with memory and pids');
+is(error_of('echo 2 > /proc/sys/vm/drop_caches'), 'ok', 'drop_caches takes 2');
+is(error_of('echo 5 > /proc/sys/vm/drop_caches'), 'EINVAL', 'and refuses 5');
+$t->check_ok('at the end');
 
 unlike($t->output, qr/panic|oom_kill [1-9]/i, 'no panic, no OOM kill');
 is($t->poweroff(60), 1, 'poweroff');
