@@ -321,7 +321,7 @@ int mem_cgroup_destroy(struct mem_cgroup *memcg)
 
 	/* The CPU slabs of its child caches, before the stocks drain. */
 	memcg_slab_flush(memcg);
-	drain_all_stock(memcg);
+	drain_all_stock_removed(memcg);
 	user_memory_move_parent(memcg);
 	obj_owner_reparent(memcg);  /* `objects`: its records, to the parent */
 	/* Only kernel pages are left charged: res usage = kmem usage. */

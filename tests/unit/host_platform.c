@@ -78,6 +78,28 @@ void smp_call_function_poll(void)
 {
 }
 
+unsigned int smp_call_function_some(bool (*want)(unsigned int cpu,
+						 void *arg),
+				    void (*fn)(void *), void *arg)
+{
+	unsigned int saved = host_cpu, ran = 0;
+
+	/* With threads (the hook), every CPU runs it: a superset. */
+	if (host_call_function_hook) {
+		host_call_function_hook(fn, arg);
+		return nr_cpus;
+	}
+	for (unsigned int cpu = 0; cpu < nr_cpus; cpu++) {
+		if (!want(cpu, arg))
+			continue;
+		host_cpu = cpu;
+		fn(arg);
+		ran++;
+	}
+	host_cpu = saved;
+	return ran;
+}
+
 void smp_call_function_all(void (*fn)(void *), void *arg)
 {
 	unsigned int saved = host_cpu;
