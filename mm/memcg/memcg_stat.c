@@ -29,6 +29,7 @@
 #include "mm/page.h"
 #include "mm/memcg/obj_owner.h"
 #include "mm/memcg/stock.h"
+#include "mm/memcg/user_memory.h"
 #include "mm/slab.h"
 
 /* Serialises users of the scan_* fields of the domains. */
@@ -241,19 +242,6 @@ void memcg_census_release(struct memcg_census *census)
 
 /* --- the numbers of the control files ------------------------------------- */
 
-/* user_pages_total - user pages of every domain (counters, not a walk). */
-static unsigned long user_pages_total(void)
-{
-	struct mem_cgroup *memcg;
-	unsigned long flags, pages = 0;
-
-	flags = spin_lock_irqsave(&memcg_list_lock);
-	list_for_each_entry(memcg, &memcg_all_list, all_node)
-		pages += READ_ONCE(memcg->nr_rss) + READ_ONCE(memcg->nr_cache);
-	spin_unlock_irqrestore(&memcg_list_lock, flags);
-	return pages;
-}
-
 /* drain_for_reading - give back what CPUs hold in stock for memcg's
  * subtree, so that the usage shown is what pages use: an IPI, only if
  * some stock holds any; in `objects` always, as the CPUs' owned lists
@@ -287,7 +275,7 @@ uint64_t mem_cgroup_read_counter(struct mem_cgroup *memcg, bool kmem,
 	case RES_MAX_USAGE:
 		used = totalram_pages - nr_free_pages();
 		if (kmem) {
-			unsigned long user = user_pages_total();
+			unsigned long user = user_memory_pages();
 
 			used = used > user ? used - user : 0;
 		}
