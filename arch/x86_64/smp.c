@@ -166,7 +166,7 @@ static unsigned int call_cpus(bool (*want)(unsigned int cpu, void *arg),
 {
 	unsigned long flags = local_irq_save();
 	unsigned int self = smp_processor_id();
-	bool chosen[NR_CPUS], here;
+	bool chosen[NR_CPUS] = {false}, here;
 	int others = 0;
 
 	/* Not spin_lock: a CPU waiting here with interrupts off must keep

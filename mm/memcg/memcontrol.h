@@ -332,7 +332,8 @@ unsigned long mem_cgroup_nr_dying(void);
 /*
  * mem_cgroup_snapshot (mm/memcg/memcg_snapshot.c) - every domain, dying
  * ones included, each with a reference: an array from kmalloc, *nr
- * entries. NULL (and *nr 0) if out of memory. Give it back with mem_cgroup_snapshot_put().
+ * entries. NULL (and *nr 0) if out of memory. Give it back with
+ * mem_cgroup_snapshot_put().
  */
 struct mem_cgroup **mem_cgroup_snapshot(size_t *nr);
 void mem_cgroup_snapshot_put(struct mem_cgroup **all, size_t nr);

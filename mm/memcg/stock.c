@@ -168,12 +168,12 @@ static void drain_local_stock(void *arg)
  */
 static bool stock_holds(unsigned int cpu, void *arg)
 {
+	struct mem_cgroup *top = arg;
 	struct mem_cgroup *cached = READ_ONCE(memcg_stock_of(cpu)->cached);
 
 	if (memcg_slab_objects())
 		return true;
-	return cached && res_counter_is_ancestor(&cached->res,
-						 &((struct mem_cgroup *)arg)->res);
+	return cached && res_counter_is_ancestor(&cached->res, &top->res);
 }
 
 unsigned int drain_all_stock(struct mem_cgroup *memcg)
