@@ -107,14 +107,16 @@ static void child_path(const struct domains_shape *s, unsigned int i,
 		snprintf(buf, size, "/cgroup/%s%u", prefix, i);
 }
 
-static int ctl_mkdir_fmt(const char *path)
+/* mkdir_path, rmdir_path - as the shell's mkdir and rmdir: 0 or -errno
+ * (the explanation is not needed). */
+static int mkdir_path(const char *path)
 {
 	char why[CTL_WHY_MAX];
 
 	return ctl_mkdir(path, why);
 }
 
-static int ctl_rmdir_fmt(const char *path)
+static int rmdir_path(const char *path)
 {
 	char why[CTL_WHY_MAX];
 
@@ -147,7 +149,7 @@ static void probe_mkdir_rmdir(const struct domains_shape *s,
 
 		child_path(s, i, "bdprobe", path, sizeof(path));
 		start = rdtsc_ordered();
-		if (ctl_mkdir_fmt(path) < 0)
+		if (mkdir_path(path) < 0)
 			panic("bench domains: cannot make %s", path);
 		mk[i] = rdtsc_ordered() - start;
 	}
@@ -156,7 +158,7 @@ static void probe_mkdir_rmdir(const struct domains_shape *s,
 
 		child_path(s, i, "bdprobe", path, sizeof(path));
 		start = rdtsc_ordered();
-		if (ctl_rmdir_fmt(path) < 0)
+		if (rmdir_path(path) < 0)
 			panic("bench domains: cannot remove %s", path);
 		rm[i] = rdtsc_ordered() - start;
 	}
@@ -222,18 +224,18 @@ static void make_or_remove(const struct domains_shape *s, unsigned int n,
 
 	for (unsigned int p = 0; make && s->tree && p < s->parents; p++) {
 		snprintf(path, sizeof(path), "/cgroup/bdp%u", p);
-		if (ctl_mkdir_fmt(path) < 0)
+		if (mkdir_path(path) < 0)
 			panic("bench domains: cannot make %s", path);
 	}
 	for (unsigned int i = 0; i < n; i++) {
 		child_path(s, i, "bd", path, sizeof(path));
-		if ((make ? ctl_mkdir_fmt(path) : ctl_rmdir_fmt(path)) < 0)
+		if ((make ? mkdir_path(path) : rmdir_path(path)) < 0)
 			panic("bench domains: cannot %s %s",
 			      make ? "make" : "remove", path);
 	}
 	for (unsigned int p = 0; !make && s->tree && p < s->parents; p++) {
 		snprintf(path, sizeof(path), "/cgroup/bdp%u", p);
-		if (ctl_rmdir_fmt(path) < 0)
+		if (rmdir_path(path) < 0)
 			panic("bench domains: cannot remove %s", path);
 	}
 }
@@ -299,7 +301,7 @@ static void bench_domains_max(void)
 
 	while (made < DOMAINS_LIMIT) {
 		snprintf(path, sizeof(path), "/cgroup/bdmax%u", made);
-		ret = ctl_mkdir_fmt(path);
+		ret = mkdir_path(path);
 		if (ret < 0)
 			break;
 		made++;
@@ -309,7 +311,7 @@ static void bench_domains_max(void)
 	       name ? name : "none");
 	while (made > 0) {
 		snprintf(path, sizeof(path), "/cgroup/bdmax%u", --made);
-		if (ctl_rmdir_fmt(path) < 0)
+		if (rmdir_path(path) < 0)
 			panic("bench domains_max: cannot remove %s", path);
 	}
 }
