@@ -255,7 +255,7 @@ struct obj_owner_view {
 	uint16_t id;
 };
 
-#define OBJ_OWNER_MAX 16384  /* owner records alive at once; id 0 unused */
+#define OBJ_OWNER_MAX 65535  /* owner records alive at once; id 0 unused */
 
 extern struct obj_owner *obj_owner_table[OBJ_OWNER_MAX];
 

@@ -12,6 +12,8 @@
  * online CPU pending, sends them an IPI, runs fn itself and waits until
  * each has run it. A CPU waiting for the call lock keeps serving requests,
  * so two CPUs calling at once cannot deadlock even with interrupts off.
+ * smp_call_function_some is the same for the CPUs a predicate chooses,
+ * each sent its own IPI; the others are not interrupted.
  */
 #include "arch/x86_64/smp.h"
 
@@ -157,11 +159,16 @@ static void wait_for_answers(void (*fn)(void *))
 	}
 }
 
-void smp_call_function_all(void (*fn)(void *), void *arg)
+/* call_cpus - run fn(arg) on the online CPUs want chooses (all of them
+ * if want is NULL), this one included, and wait; how many ran it. */
+static unsigned int call_cpus(bool (*want)(unsigned int cpu, void *arg),
+			      void (*fn)(void *), void *arg)
 {
 	unsigned long flags = local_irq_save();
+	unsigned int self = smp_processor_id();
+	bool chosen[NR_CPUS] = {false}, here;
+	int others = 0;
 
-	spin_debug_cross_call(__builtin_return_address(0));
 	/* Not spin_lock: a CPU waiting here with interrupts off must keep
 	 * serving the caller that holds the lock, or both wait forever. */
 	while (!arch_spin_trylock(&call_lock)) {
@@ -172,24 +179,44 @@ void smp_call_function_all(void (*fn)(void *), void *arg)
 	spin_debug_acquire(&call_lock);  /* as spin_lock does */
 	call_fn = fn;
 	call_arg = arg;
-	int others = 0;
-	unsigned int self = smp_processor_id();
 	for (unsigned int i = 0; i < nr_cpus; i++) {
-		if (i == self || !cpus[i].online)
-			continue;
-		others++;
+		chosen[i] = cpus[i].online && (!want || want(i, arg));
+		if (chosen[i] && i != self)
+			others++;
 	}
+	here = chosen[self];
 	call_remaining = others;
 	for (unsigned int i = 0; i < nr_cpus; i++)
-		if (i != self && cpus[i].online)
+		if (i != self && chosen[i])
 			__atomic_store_n(&cpus[i].call_pending, true,
 					 __ATOMIC_RELEASE);
-	if (others)
+	if (others && !want)
 		lapic_send_ipi_others(VECTOR_CALL_FUNC);
-	fn(arg);
+	else if (others)
+		for (unsigned int i = 0; i < nr_cpus; i++)
+			if (i != self && chosen[i])
+				lapic_send_ipi(cpus[i].apic_id,
+					       VECTOR_CALL_FUNC);
+	if (here)
+		fn(arg);
 	wait_for_answers(fn);
 	spin_unlock(&call_lock);
 	local_irq_restore(flags);
+	return (unsigned int)others + (here ? 1 : 0);
+}
+
+void smp_call_function_all(void (*fn)(void *), void *arg)
+{
+	spin_debug_cross_call(__builtin_return_address(0));
+	call_cpus(NULL, fn, arg);
+}
+
+unsigned int smp_call_function_some(bool (*want)(unsigned int cpu,
+						 void *arg),
+				    void (*fn)(void *), void *arg)
+{
+	spin_debug_cross_call(__builtin_return_address(0));
+	return call_cpus(want, fn, arg);
 }
 
 void smp_send_reschedule(unsigned int cpu)

@@ -37,8 +37,16 @@
  *   int printk(const char *fmt, ...);     printf-style, to the console
  *   uintptr_t direct_map_offset;          virt = phys + direct_map_offset
  *   void smp_call_function_all(void (*fn)(void *), void *arg);
+unsigned int smp_call_function_some(bool (*want)(unsigned int cpu,
+						 void *arg),
+				    void (*fn)(void *), void *arg);
  *                                         run fn(arg) on every CPU (this one
  *                                         included) and wait for all
+ *   unsigned int smp_call_function_some(want, fn, arg);
+ *                                         the same on the CPUs for which
+ *                                         want(cpu, arg) is true (asked
+ *                                         with interrupts off); only they
+ *                                         are interrupted; how many ran fn
  *   void smp_call_function_poll(void);    run the function another CPU's
  *                                         smp_call_function_all asked this
  *                                         one to run, if any (for waits
@@ -80,6 +88,9 @@ _Noreturn void panic(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
 int printk(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void smp_call_function_all(void (*fn)(void *), void *arg);
+unsigned int smp_call_function_some(bool (*want)(unsigned int cpu,
+						 void *arg),
+				    void (*fn)(void *), void *arg);
 void smp_call_function_poll(void);
 
 #define current get_current()

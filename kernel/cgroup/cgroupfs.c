@@ -27,6 +27,7 @@
 #include "kernel/lib/memparse.h"
 #include "kernel/task/task.h"
 #include "kernel/task/task_ops.h"
+#include "mm/memcg/memcg_id.h"
 #include "mm/memcg/memcg_oom.h"
 #include "mm/memcg/memcg_stat.h"
 #include "mm/memcg/memcontrol.h"
@@ -424,6 +425,10 @@ static int cgroup_mkdir(struct ctl_node *dir, const char *name)
 	ret = mem_cgroup_create(ctl_priv(dir), name, &memcg);
 	if (ret == -ENOMEM)
 		return ctl_error(ENOMEM, "no memory for a domain");
+	if (ret == -ENOSPC)
+		return ctl_error(ENOSPC, "every domain id is taken: %u "
+				 "domains exist besides the root",
+				 memcg_id_limit());
 	if (ret)
 		return ctl_error(ENOENT, "the parent is being removed");
 	if (pids_cgroup_create(memcg)) {

@@ -6,8 +6,11 @@
  * list in creation order; each node points to its parent (the root's parent
  * is NULL). Nodes come from kmalloc and hold their name (at most
  * CTL_NAME_MAX bytes), their handlers and a private pointer for whoever made
- * them. The operations on paths that the shell calls (ctl_read, ctl_write,
- * ...) are in kernel/fs/ctlfs_ops.c; both share the tree lock defined here.
+ * them. A child is found by name through one hash table of every node,
+ * keyed by parent and name (Linux: the dentry hash), so that a lookup in
+ * a directory of ten thousand domains costs what it does in one of ten.
+ * The operations on paths that the shell calls (ctl_read, ctl_write, ...)
+ * are in kernel/fs/ctlfs_ops.c; both share the tree lock defined here.
  */
 #include <errno.h>
 #include <string.h>
@@ -17,22 +20,70 @@
 #include "kernel/base/spinlock.h"
 #include "mm/slab.h"
 
+/*
+ * 128 bytes, a kmalloc size: a domain has fifteen of them. So a node has
+ * no flag for "directory": a file's children list is never set up, and
+ * its children.next stays NULL (node_is_dir).
+ */
 struct ctl_node {
 	char name[CTL_NAME_MAX + 1];
-	bool dir;
 	const struct ctl_ops *ops;  /* may be NULL: no handlers */
 	void *priv;
 	struct ctl_node *parent;    /* NULL for the root */
+	struct ctl_node *hash_next; /* in its bucket of ctl_hash */
 	struct list_head children;  /* directories: children, oldest first */
 	struct list_head sibling;   /* on parent->children */
 };
 
+_Static_assert(sizeof(struct ctl_node) <= 128,
+	       "a control-file node fits kmalloc's 128-byte objects");
+
 static struct ctl_node ctl_root_node = {
 	.name = "",
-	.dir = true,
 	.children = LIST_HEAD_INIT(ctl_root_node.children),
 	.sibling = LIST_HEAD_INIT(ctl_root_node.sibling),
 };
+
+/* Every node but the root, by hash of (parent, name): 2^16 buckets, about
+ * one node each at four thousand domains, sixteen at the most domains
+ * there may be; a lookup compares parents before names. */
+#define CTL_HASH_BITS 16
+static struct ctl_node *ctl_hash[1u << CTL_HASH_BITS];
+
+static bool node_is_dir(const struct ctl_node *node)
+{
+	return node->children.next != NULL;
+}
+
+/* ctl_hash_bucket - the bucket of name[0..len) in parent (FNV-1a over
+ * the name, then the parent's address mixed in). */
+static struct ctl_node **ctl_hash_bucket(const struct ctl_node *parent,
+					 const char *name, size_t len)
+{
+	uint64_t h = 14695981039346656037ull;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)name[i]) * 1099511628211ull;
+	h ^= (uintptr_t)parent >> 4;
+	h *= 0x9e3779b97f4a7c15ull;
+	return &ctl_hash[h >> (64 - CTL_HASH_BITS)];
+}
+
+/* ctl_hash_del - take node out of its bucket. */
+static void ctl_hash_del(struct ctl_node *node)
+{
+	struct ctl_node **at = ctl_hash_bucket(node->parent, node->name,
+					       strlen(node->name));
+
+	while (*at != node) {
+		if (!*at)
+			panic("ctlfs: node %s is missing from its hash "
+			      "bucket (every node but the root is in one)",
+			      node->name);
+		at = &(*at)->hash_next;
+	}
+	*at = node->hash_next;
+}
 
 /*
  * The tree lock is held across whatever a handler does: rmdir drains the
@@ -65,7 +116,7 @@ void *ctl_priv(const struct ctl_node *node)
 
 bool ctl_is_dir(const struct ctl_node *node)
 {
-	return node->dir;
+	return node_is_dir(node);
 }
 
 const char *ctl_name(const struct ctl_node *node)
@@ -85,7 +136,7 @@ const struct ctl_ops *ctl_ops(const struct ctl_node *node)
 
 struct ctl_node *ctl_first_child(const struct ctl_node *dir)
 {
-	if (!dir->dir || list_empty(&dir->children))
+	if (!node_is_dir(dir) || list_empty(&dir->children))
 		return NULL;
 	return list_first_entry(&dir->children, struct ctl_node, sibling);
 }
@@ -118,8 +169,10 @@ static struct ctl_node *find_child(const struct ctl_node *dir,
 
 	if (len > CTL_NAME_MAX)
 		return NULL;
-	list_for_each_entry(child, &dir->children, sibling)
-		if (strncmp(child->name, name, len) == 0 &&
+	for (child = *ctl_hash_bucket(dir, name, len); child;
+	     child = child->hash_next)
+		if (child->parent == dir &&
+		    strncmp(child->name, name, len) == 0 &&
 		    child->name[len] == '\0')
 			return child;
 	return NULL;
@@ -129,12 +182,12 @@ static struct ctl_node *ctl_create(struct ctl_node *parent, const char *name,
 				   bool dir, const struct ctl_ops *ops,
 				   void *priv, gfp_t gfp)
 {
-	struct ctl_node *node;
+	struct ctl_node *node, **bucket;
 	size_t len;
 
 	if (!parent)
 		parent = &ctl_root_node;
-	if (!name || !parent->dir)
+	if (!name || !node_is_dir(parent))
 		return NULL;
 	len = strlen(name);
 	if (!ctl_name_valid(name, len) || find_child(parent, name, len))
@@ -142,13 +195,18 @@ static struct ctl_node *ctl_create(struct ctl_node *parent, const char *name,
 	node = kmalloc(sizeof(*node), gfp);
 	if (!node)
 		return NULL;
+	bucket = ctl_hash_bucket(parent, name, len);
 	memcpy(node->name, name, len + 1);
-	node->dir = dir;
 	node->ops = ops;
 	node->priv = priv;
 	node->parent = parent;
-	INIT_LIST_HEAD(&node->children);
+	if (dir)
+		INIT_LIST_HEAD(&node->children);
+	else
+		node->children = (struct list_head){NULL, NULL};
 	list_add_tail(&node->sibling, &parent->children);
+	node->hash_next = *bucket;
+	*bucket = node;
 	return node;
 }
 
@@ -186,9 +244,10 @@ void ctl_remove(struct ctl_node *top)
 	for (;;) {
 		struct ctl_node *parent;
 
-		while (!list_empty(&node->children))
+		while (node_is_dir(node) && !list_empty(&node->children))
 			node = list_first_entry(&node->children,
 						struct ctl_node, sibling);
+		ctl_hash_del(node);
 		if (node == top) {
 			kfree(node);
 			return;
@@ -220,7 +279,7 @@ int ctl_walk(struct ctl_node *cwd, const char *path, size_t len,
 	while (i < len) {
 		size_t start, n;
 
-		if (!node->dir) {
+		if (!node_is_dir(node)) {
 			*bad = i;
 			return -ENOTDIR;
 		}

@@ -58,9 +58,11 @@ void mem_cgroup_reset_max(struct mem_cgroup *memcg, bool kmem);
 
 /* A census of mem_map: see the top of this file. */
 struct memcg_census {
-	struct mem_cgroup **all;  /* every domain, with a reference, sorted
-				   * by address (memcg_census_find) */
+	struct mem_cgroup **all;  /* every domain, with a reference */
 	size_t nr;
+	struct mem_cgroup **set;  /* the same, hashed by address (open
+				   * addressing: memcg_census_find) */
+	size_t set_mask;          /* its size less one, a power of two */
 	unsigned long free_pages;         /* buddy and per-CPU lists */
 	unsigned long reserved_pages;
 	unsigned long kmem_pages;         /* charged to a domain */

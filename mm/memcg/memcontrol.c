@@ -36,6 +36,7 @@
 #include "kernel/base/spinlock.h"
 #include "kernel/task/task.h"
 #include "kernel/task/task_ops.h"
+#include "mm/memcg/memcg_id.h"
 #include "mm/memcg/memcg_trace.h"
 #include "mm/memcg/kmem_hooks.h"
 #include "mm/memcg/memcg_oom.h"
@@ -104,21 +105,6 @@ unsigned long mem_cgroup_nr_dying(void)
 
 /* --- references ----------------------------------------------------------- */
 
-/* mem_cgroup_tryget - take a reference unless the count is already 0 (the
- * domain is being freed): for walks of memcg_all_list. */
-static bool mem_cgroup_tryget(struct mem_cgroup *memcg)
-{
-	int old = __atomic_load_n(&memcg->refcnt, __ATOMIC_RELAXED);
-
-	do {
-		if (old <= 0)
-			return false;
-	} while (!__atomic_compare_exchange_n(&memcg->refcnt, &old, old + 1,
-					      true, __ATOMIC_ACQUIRE,
-					      __ATOMIC_RELAXED));
-	return true;
-}
-
 /*
  * mem_cgroup_free - the last reference is gone. Check that nothing is
  * charged any more, take the domain off the list of domains, give back
@@ -162,6 +148,7 @@ static struct mem_cgroup *mem_cgroup_free(struct mem_cgroup *memcg)
 	 * each holding a reference (mm/memcg/memcg_slab.h). */
 	memcg_slab_destroy_caches(memcg);
 	obj_owner_put(memcg->view.obj_owner);  /* `objects` (it may live on) */
+	memcg_id_free(memcg->id);
 
 	/* Once enabled for a domain, the hooks stay on until it is gone. */
 	if (memcg->kmem_account_activated)
@@ -252,54 +239,6 @@ void mem_cgroup_path(struct mem_cgroup *memcg, char *buf, size_t size)
 	buf[total < size ? total : size - 1] = '\0';
 }
 
-struct mem_cgroup **mem_cgroup_snapshot(size_t *nr)
-{
-	struct mem_cgroup **all, *memcg;
-	unsigned long flags;
-	size_t cap, n;
-	bool overflow;
-
-	for (;;) {
-		/* Count, allocate (not under the lock), then fill; if domains
-		 * were made meanwhile and do not fit, start again. */
-		n = 0;
-		flags = spin_lock_irqsave(&memcg_list_lock);
-		list_for_each_entry(memcg, &memcg_all_list, all_node)
-			n++;
-		spin_unlock_irqrestore(&memcg_list_lock, flags);
-		cap = n + 8;
-		all = kmalloc(cap * sizeof(*all), GFP_KERNEL);
-		if (!all) {
-			*nr = 0;
-			return NULL;
-		}
-		n = 0;
-		overflow = false;
-		flags = spin_lock_irqsave(&memcg_list_lock);
-		list_for_each_entry(memcg, &memcg_all_list, all_node) {
-			if (n == cap) {
-				overflow = true;
-				break;
-			}
-			if (mem_cgroup_tryget(memcg))
-				all[n++] = memcg;
-		}
-		spin_unlock_irqrestore(&memcg_list_lock, flags);
-		if (!overflow) {
-			*nr = n;
-			return all;
-		}
-		mem_cgroup_snapshot_put(all, n);
-	}
-}
-
-void mem_cgroup_snapshot_put(struct mem_cgroup **all, size_t nr)
-{
-	for (size_t i = 0; i < nr; i++)
-		mem_cgroup_put(all[i]);
-	kfree(all);
-}
-
 /* --- mkdir and rmdir ------------------------------------------------------ */
 
 int mem_cgroup_create(struct mem_cgroup *parent, const char *name,
@@ -307,10 +246,16 @@ int mem_cgroup_create(struct mem_cgroup *parent, const char *name,
 {
 	struct mem_cgroup *memcg;
 	bool hierarchical;
+	int id = memcg_id_alloc();
 
+	if (id < 0)
+		return id;  /* -ENOSPC: as many domains as there are ids */
 	memcg = kzalloc(sizeof(*memcg), GFP_KERNEL);
-	if (!memcg)
+	if (!memcg) {
+		memcg_id_free(id);
 		return -ENOMEM;
+	}
+	memcg->id = id;
 	strncpy(memcg->name, name, MEMCG_NAME_MAX);
 	INIT_LIST_HEAD(&memcg->children);
 	INIT_LIST_HEAD(&memcg->sibling);
@@ -320,6 +265,7 @@ int mem_cgroup_create(struct mem_cgroup *parent, const char *name,
 	memcg->refcnt = 1;  /* the tree's reference */
 	/* `objects`: its owner record, which holds a reference on it. */
 	if (memcg_slab_objects() && obj_owner_create(memcg)) {
+		memcg_id_free(id);
 		kfree(memcg);
 		return -ENOMEM;
 	}
@@ -328,6 +274,7 @@ int mem_cgroup_create(struct mem_cgroup *parent, const char *name,
 	if (parent->dying) {
 		memcg_tree_unlock();
 		obj_owner_discard(memcg);
+		memcg_id_free(id);
 		kfree(memcg);
 		return -ENOENT;
 	}
@@ -374,7 +321,7 @@ int mem_cgroup_destroy(struct mem_cgroup *memcg)
 
 	/* The CPU slabs of its child caches, before the stocks drain. */
 	memcg_slab_flush(memcg);
-	drain_all_stock(memcg);
+	drain_all_stock_removed(memcg);
 	user_memory_move_parent(memcg);
 	obj_owner_reparent(memcg);  /* `objects`: its records, to the parent */
 	/* Only kernel pages are left charged: res usage = kmem usage. */

@@ -22,6 +22,8 @@
  *   mm/memcg/user_memory.c  user pages (rss, cache), reclaim, moving charges
  *   mm/memcg/memcg_oom.c    the domain OOM killer, for user memory only
  *   mm/memcg/memcg_stat.c   memory.stat
+ *   mm/memcg/memcg_id.c     domain ids: how many domains there may be
+ *   mm/memcg/memcg_snapshot.c  every domain at once, for memory.stat
  *   mm/memcg/memcg_check.c  the invariants `check` verifies
  *
  * Locking, outermost first:
@@ -128,6 +130,7 @@ struct mem_cgroup {
 	long nr_kernel_stack;
 
 	struct list_head all_node;     /* on memcg_all_list */
+	int id;  /* 1 .. MEM_CGROUP_ID_MAX (mm/memcg/memcg_id.h); the root 0 */
 	/* `objects`: the owner records that charge it, its own and those
 	 * of its removed descendants (under obj_owner_lock). */
 	struct list_head obj_owners;
@@ -236,8 +239,8 @@ void memcg_tree_unlock(void);
  * The child inherits use_hierarchy; its counters are children of the
  * parent's if the parent has use_hierarchy (and is not the root); it
  * starts with KMEM_ACCOUNTED_PARENT if its kernel memory counts against
- * an accounted ancestor. Returns 0, -ENOMEM, or -ENOENT if parent is
- * being removed.
+ * an accounted ancestor. Returns 0, -ENOMEM, -ENOSPC if every domain id
+ * is taken (mm/memcg/memcg_id.h), or -ENOENT if parent is being removed.
  */
 int mem_cgroup_create(struct mem_cgroup *parent, const char *name,
 		      struct mem_cgroup **out);
@@ -333,9 +336,10 @@ unsigned long mem_cgroup_nr_domains(void);
 unsigned long mem_cgroup_nr_dying(void);
 
 /*
- * mem_cgroup_snapshot - every domain, dying ones included, each with a
- * reference: an array from kmalloc, *nr entries. NULL (and *nr 0) if out
- * of memory. Give it back with mem_cgroup_snapshot_put().
+ * mem_cgroup_snapshot (mm/memcg/memcg_snapshot.c) - every domain, dying
+ * ones included, each with a reference: an array from kmalloc, *nr
+ * entries. NULL (and *nr 0) if out of memory. Give it back with
+ * mem_cgroup_snapshot_put().
  */
 struct mem_cgroup **mem_cgroup_snapshot(size_t *nr);
 void mem_cgroup_snapshot_put(struct mem_cgroup **all, size_t nr);

@@ -23,10 +23,11 @@
  *    never dereferences it: no rule needed.
  *
  *  - Another CPU that dereferences stock->cached - walks its parent chain
- *    (memcg_stock_pages_subtree) - keeps its own interrupts off from
- *    reading the pointer to the end of the walk. The drain IPI of rmdir
- *    cannot complete on that CPU meanwhile, so the domain (and the
- *    ancestors it holds references on) cannot be freed under the walk.
+ *    (memcg_stock_pages_subtree, stock_holds) - keeps its own interrupts
+ *    off from reading the pointer to the end of the walk. The drain IPI
+ *    of rmdir, which goes to every CPU (drain_all_stock_removed), cannot
+ *    complete on that CPU meanwhile, so the domain (and the ancestors it
+ *    holds references on) cannot be freed under the walk.
  */
 #include "mm/memcg/stock.h"
 
@@ -159,7 +160,32 @@ static void drain_local_stock(void *arg)
 	local_irq_restore(flags);
 }
 
-void drain_all_stock(struct mem_cgroup *memcg)
+/*
+ * stock_holds - smp_call_function_some's choice for drain_all_stock: does
+ * cpu's stock hold charge of the subtree of arg? Asked with interrupts
+ * off (see the top of this file). In `objects`, every CPU: what its
+ * owned lists and byte stock hold is looked at by the CPU itself.
+ */
+static bool stock_holds(unsigned int cpu, void *arg)
+{
+	struct mem_cgroup *top = arg;
+	struct mem_cgroup *cached = READ_ONCE(memcg_stock_of(cpu)->cached);
+
+	if (memcg_slab_objects())
+		return true;
+	return cached && res_counter_is_ancestor(&cached->res, &top->res);
+}
+
+unsigned int drain_all_stock(struct mem_cgroup *memcg)
+{
+	if (!memcg) {
+		smp_call_function_all(drain_local_stock, NULL);
+		return nr_cpus;
+	}
+	return smp_call_function_some(stock_holds, drain_local_stock, memcg);
+}
+
+void drain_all_stock_removed(struct mem_cgroup *memcg)
 {
 	smp_call_function_all(drain_local_stock, memcg);
 }

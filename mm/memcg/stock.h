@@ -199,10 +199,23 @@ __stock_return_kmem(struct memcg_stock_pcp *stock, struct mem_cgroup *memcg,
  * @memcg: the subtree (a stock counts if its domain's res counter is
  *         charged to @memcg's), or NULL for every stock
  *
- * Runs on every CPU by IPI (smp_call_function_all) and waits for them:
- * not from interrupt context, nor with interrupts off.
+ * Runs by IPI on the CPUs whose stock holds charge of the subtree, and
+ * only on them, as Linux's drain_all_stock (with NULL, and in `objects`,
+ * on every CPU), and waits for them: not from interrupt context, nor with
+ * interrupts off. A stock refilled on another CPU while the drain looks
+ * may be missed: the callers give charge back as well as they can, and
+ * rmdir, which must not miss one, calls drain_all_stock_removed.
+ * Returns how many CPUs drained.
  */
-void drain_all_stock(struct mem_cgroup *memcg);
+unsigned int drain_all_stock(struct mem_cgroup *memcg);
+
+/*
+ * drain_all_stock_removed - drain_all_stock on every CPU, for a domain
+ * marked dying: once it returns, no stock names the domain, and none
+ * will (refill_stock checks dying), nor is any CPU still looking at a
+ * stock that did (the IPI waited for it).
+ */
+void drain_all_stock_removed(struct mem_cgroup *memcg);
 
 /*
  * memcg_stock_pages_subtree - pages stocked on all CPUs for top's subtree

@@ -39,9 +39,19 @@ unsigned long user_memory_task_pages(struct task *task)
 	return READ_ONCE(task->user_pages);
 }
 
+/* User pages of every domain: the sum of their rss and cache counts,
+ * kept as they change (for the root's usage, without a walk). */
+static unsigned long user_pages_all;
+
+unsigned long user_memory_pages(void)
+{
+	return READ_ONCE(user_pages_all);
+}
+
 /* stat_add - a domain's rss or cache count; user_memory_lock held. */
 static void stat_add(struct mem_cgroup *memcg, bool cache, long pages)
 {
+	WRITE_ONCE(user_pages_all, user_pages_all + pages);
 	if (cache)
 		WRITE_ONCE(memcg->nr_cache, memcg->nr_cache + pages);
 	else

@@ -61,6 +61,10 @@ void user_memory_task_exit(struct task *task);
 /* user_memory_task_pages - user pages the task holds (rss + cache). */
 unsigned long user_memory_task_pages(struct task *task);
 
+/* user_memory_pages - user pages charged to every domain, the root's
+ * included (a counter, not a walk of the domains). */
+unsigned long user_memory_pages(void);
+
 /*
  * user_memory_reclaim - drop cache pages charged to memcg's subtree (the
  * domains whose res counters are charged to memcg's) until nr_pages are

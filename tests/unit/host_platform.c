@@ -192,6 +192,36 @@ void smp_call_function_poll(void)
 {
 }
 
+unsigned int smp_call_function_some(bool (*want)(unsigned int cpu,
+						 void *arg),
+				    void (*fn)(void *), void *arg)
+{
+	unsigned int saved = host_cpu, saved_off = host_irqs_off_cpu, ran = 0;
+
+	/* With threads (the hook), every CPU runs it: a superset. */
+	if (host_call_function_hook) {
+		host_call_function_hook(fn, arg);
+		return nr_cpus;
+	}
+	for (unsigned int cpu = 0; cpu < nr_cpus; cpu++) {
+		unsigned long flags = 0;
+
+		if (!want(cpu, arg))
+			continue;
+		host_cpu = cpu;
+		if (saved_off != cpu + 1) {
+			host_irqs_off_cpu = 0;
+			flags = irq_save_on(cpu);
+		}
+		fn(arg);
+		local_irq_restore(flags);
+		host_irqs_off_cpu = saved_off;
+		ran++;
+	}
+	host_cpu = saved;
+	return ran;
+}
+
 /* Each CPU's part runs as its IPI would: with that CPU's interrupts off
  * (its lock taken, if they are locks), on this thread. */
 void smp_call_function_all(void (*fn)(void *), void *arg)
