@@ -283,6 +283,7 @@ static int contain(const struct mechanism *m, const char *good,
 	if (err)
 		return err;
 	unsigned long share = percent(c.share.got, c.share.owed);
+	uint64_t failed = c.forks.enomem + c.forks.eagain + c.forks.other;
 
 	printk("contain %s limit=%s tasks_peak=%u tasks_end=%u forks_ok=%llu "
 	       "forks_failed=%llu errno=%s oom_kills=%ld "
@@ -290,8 +291,7 @@ static int contain(const struct mechanism *m, const char *good,
 	       "after_kill_pages=%ld dying=%ld\n",
 	       m->name, limit, c.tasks_peak, c.tasks_end,
 	       (unsigned long long)c.forks.forks_ok,
-	       (unsigned long long)(c.forks.enomem + c.forks.eagain +
-				    c.forks.other),
+	       (unsigned long long)failed,
 	       commonest_errno(&c.forks), kills, share > 100 ? 100 : share,
 	       (unsigned long long)c.share.shell_wait_ms,
 	       (unsigned long long)c.contained_ms,
