@@ -7,6 +7,7 @@
 #   make shell      boot straight to the prompt
 #   make test       every test; ends with "N passed, N failed"
 #   make bench      benchmarks (docs/benchmarks.md)
+#   make contain    the fork bomb contained four ways (docs/containment.md)
 #   make gdb        boot stopped, waiting for gdb (it prints what to type)
 #   make lint       cppcheck and clang-tidy over the kernel and host sources,
 #                   and no source line over 80 columns
@@ -108,7 +109,8 @@ HOST_DIRS := kernel/lib kernel/fs kernel/cgroup kernel/shell kernel/trace
 # Each must exist: a file that moves out from under a name here stops the
 # build instead of silently leaving the host build.
 HOST_ALSO := kernel/static_key.c kernel/static_key_table.c kernel/task/runqueue.c
-HOST_EXCLUDE := kernel/fs/proc.c kernel/shell/cmd_tasks.c \
+HOST_EXCLUDE := kernel/fs/proc.c kernel/fs/proc_mounts.c \
+	kernel/shell/cmd_tasks.c \
 	kernel/shell/cmd_locktest.c kernel/shell/script.c \
 	kernel/trace/trace.c mm/kmem_trace.c mm/memcg/memcg_trace.c
 $(foreach f,$(HOST_ALSO) $(HOST_EXCLUDE),$(if $(wildcard $(f)),,$(error Makefile: $(f) is named in HOST_ALSO or HOST_EXCLUDE but does not exist)))
@@ -139,7 +141,7 @@ QEMU := qemu-system-x86_64 $(QEMU_ACCEL) -smp $(CPUS) -m $(MEM) \
 OVMF_CODE := /usr/share/OVMF/OVMF_CODE.fd
 export QEMU_ACCEL
 
-.PHONY: all iso run run-iso shell test unit fuzz bench deps clean gdb lint \
+.PHONY: all iso run run-iso shell test unit fuzz bench contain deps clean gdb lint \
 	lint-cppcheck lint-columns debug labs lab-start grade lab-pack grade-class
 all: $(ELF)
 
@@ -292,6 +294,13 @@ test: $(ELF) $(BUILD)/tally.iso $(UNIT_TESTS) $(FUZZ_TARGETS) debug
 
 bench:
 	@bash tests/bench/run
+
+# The fork bomb contained by the kmem limit, pids.max, memory.max and
+# memory.high, one boot each (tests/contain/run, docs/containment.md):
+# four lines, build/contain/results.csv and build/contain/contain.png.
+contain: $(ELF)
+	$(call need,qemu-system-x86_64 gnuplot)
+	@QEMU_ACCEL="$${QEMU_ACCEL:-$$(sh tests/accel auto)}" perl tests/contain/run
 
 # --- labs -------------------------------------------------------------------
 # The graded exercises (labs/, handouts in docs/labs/): labs/stub lists them

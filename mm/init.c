@@ -222,6 +222,7 @@ void mm_init(const struct phys_range *ram, int nr_ram,
 
 	/* 4. The layers above the buddy allocator. */
 	pcp_init();
+	cgroup_mode_setup();      /* v2 changes the default slab design */
 	slab_accounting_setup();  /* the design decides the slab layout */
 	kmem_cache_init();
 

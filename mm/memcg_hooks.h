@@ -232,6 +232,14 @@ static inline bool memcg_slab_objects(void)
 void slab_accounting_setup(void);
 void slab_accounting_report(void);
 
+/* cgroup_mode_setup - read cgroup=v1|v2 (mm_init, before
+ * slab_accounting_setup: v2 makes `objects` the default design, which
+ * slab_accounting= may still change). cgroup_mode_report - say which
+ * after the banner; a value that is neither is reported, v1 kept.
+ * Both in mm/memcg/memcg_v2.c. */
+void cgroup_mode_setup(void);
+void cgroup_mode_report(void);
+
 /* memcg_slab_set_objects - switch the design (host tests, before
  * kmem_cache_init, with no domain but the root). */
 void memcg_slab_set_objects(bool on);

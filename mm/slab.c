@@ -479,6 +479,36 @@ void kmem_cache_shrink(struct kmem_cache *c)
 	}
 }
 
+/*
+ * A child cache keeps no empty slab (mm/slab_alloc.c) and comes and goes
+ * with its domain, so only the roots are shrunk. They are looked up one
+ * at a time under the lock and shrunk outside it (shrinking sends IPIs).
+ * A root cache is destroyed only by the benchmarks and in-kernel tests,
+ * never while this runs from a shell command.
+ */
+void kmem_cache_shrink_roots(void)
+{
+	for (size_t i = 0;; i++) {
+		struct kmem_cache *c = NULL, *pos;
+		unsigned long flags;
+		size_t n = 0;
+
+		flags = spin_lock_irqsave(&slab_caches_lock);
+		list_for_each_entry(pos, &slab_caches, list) {
+			if (is_child_cache(pos))
+				continue;
+			if (n++ == i) {
+				c = pos;
+				break;
+			}
+		}
+		spin_unlock_irqrestore(&slab_caches_lock, flags);
+		if (!c)
+			return;
+		kmem_cache_shrink(c);
+	}
+}
+
 static bool is_builtin_cache(const struct kmem_cache *c)
 {
 	return c == &kmem_cache_boot ||

@@ -176,6 +176,12 @@ void kmem_cache_free(struct kmem_cache *cache, void *obj);
  * allocator. Process context, no lock held. */
 void kmem_cache_shrink(struct kmem_cache *cache);
 
+/* kmem_cache_shrink_roots - kmem_cache_shrink every root cache (Linux:
+ * drop_slab, behind /proc/sys/vm/drop_caches): the slabs the caches keep
+ * for their next allocations go back to the buddy allocator. Task
+ * context, no locks held. */
+void kmem_cache_shrink_roots(void);
+
 /* kmem_cache_destroy - free an empty cache (panics if objects are still in
  * use, in it or, for a root cache, in a child cache of any domain). Empty
  * child caches of a root cache go with it; what CPUs hold of them is

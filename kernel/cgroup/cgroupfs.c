@@ -20,6 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel/cgroup/cgroup2.h"
+#include "kernel/cgroup/pids.h"
+#include "kernel/cgroup/pids_files.h"
 #include "kernel/fs/ctlfs.h"
 #include "kernel/lib/memparse.h"
 #include "kernel/task/task.h"
@@ -281,9 +284,8 @@ static int compare_int(const void *a, const void *b)
  * reads it a piece at a time, kernel/fs/ctlfs.h "Long files"). Each piece
  * counts from a new snapshot: a task that comes or goes between two
  * pieces may shift the PIDs after it by one line. */
-static int tasks_show(struct ctl_node *file, struct ctl_seq *seq)
+int cgroupfs_show_tasks(struct mem_cgroup *memcg, struct ctl_seq *seq)
 {
-	struct mem_cgroup *memcg = file_memcg(file);
 	unsigned int cap, n = 0;
 	struct task *task;
 	int *pids;
@@ -310,6 +312,11 @@ static int tasks_show(struct ctl_node *file, struct ctl_seq *seq)
 	return 0;
 }
 
+static int tasks_show(struct ctl_node *file, struct ctl_seq *seq)
+{
+	return cgroupfs_show_tasks(file_memcg(file), seq);
+}
+
 static int tasks_write(struct ctl_node *file, const char *value)
 {
 	struct mem_cgroup *memcg = file_memcg(file);
@@ -323,6 +330,8 @@ static int tasks_write(struct ctl_node *file, const char *value)
 	if (!task)
 		return ctl_error(ESRCH, "no task %ld", pid);
 	ret = mem_cgroup_move_task(task, memcg);
+	if (ret == 0)
+		pids_task_moved(task);  /* its count follows, unchecked */
 	task_put(task);
 	switch (ret) {
 	case -ESRCH:
@@ -399,10 +408,11 @@ static bool populate(struct ctl_node *dir, struct mem_cgroup *memcg)
 		if (!ctl_create_file(dir, domain_files[i].name,
 				     domain_files[i].ops, memcg))
 			return false;
-	if (mem_cgroup_is_root(memcg) &&
-	    !ctl_create_file(dir, "cgroup.stat", &cgroup_stat_ops, memcg))
-		return false;
-	return true;
+	if (mem_cgroup_is_root(memcg))
+		return ctl_create_file(dir, "cgroup.stat", &cgroup_stat_ops,
+				       memcg);
+	/* As a v1 hierarchy mounted with -o memory,pids has them. */
+	return pids_files_create(dir, memcg);
 }
 
 static int cgroup_mkdir(struct ctl_node *dir, const char *name)
@@ -416,10 +426,15 @@ static int cgroup_mkdir(struct ctl_node *dir, const char *name)
 		return ctl_error(ENOMEM, "no memory for a domain");
 	if (ret)
 		return ctl_error(ENOENT, "the parent is being removed");
+	if (pids_cgroup_create(memcg)) {
+		mem_cgroup_destroy(memcg);
+		return ctl_error(ENOMEM, "no memory for the domain's count");
+	}
 	node = ctl_create_dir(dir, name, &domain_dir_ops, memcg);
 	if (!node || !populate(node, memcg)) {
 		if (node)
 			ctl_remove(node);
+		pids_cgroup_remove(memcg);
 		mem_cgroup_destroy(memcg);
 		return ctl_error(ENOMEM, "no memory for the domain's files");
 	}
@@ -429,14 +444,25 @@ static int cgroup_mkdir(struct ctl_node *dir, const char *name)
 static int cgroup_rmdir(struct ctl_node *dir)
 {
 	struct mem_cgroup *memcg = ctl_priv(dir);
-	int ret = mem_cgroup_destroy(memcg);
+	int ret;
 
+	/* Ours, for its task count after the domain has left the tree (it
+	 * may be freed then at once). Visible: ctl_lock keeps it so. */
+	mem_cgroup_get(memcg);
+	ret = mem_cgroup_destroy(memcg);
 	if (ret == -EBUSY)
-		return why_busy(memcg);
-	if (ret)
-		return ctl_error(EBUSY, "the root domain cannot be removed");
+		ret = why_busy(memcg);
+	else if (ret)
+		ret = ctl_error(EBUSY, "the root domain cannot be removed");
+	if (ret) {
+		mem_cgroup_put(memcg);
+		return ret;
+	}
 	/* The domain may linger, dying, while kernel pages are charged to
-	 * it; its directory goes now. */
+	 * it; its directory goes now, and its task count once no zombie
+	 * counted in it is left. */
+	pids_cgroup_remove(memcg);
+	mem_cgroup_put(memcg);
 	ctl_remove(dir);
 	return 0;
 }
@@ -445,6 +471,8 @@ int cgroupfs_init(void)
 {
 	struct ctl_node *dir;
 
+	if (cgroup_v2)
+		return cgroup2_init();  /* /sys/fs/cgroup instead */
 	if (ctl_lookup(NULL, "/cgroup", &dir) == 0)
 		return 0;
 	dir = ctl_create_dir(NULL, "cgroup", &domain_dir_ops, root_mem_cgroup);
@@ -457,12 +485,19 @@ int cgroupfs_init(void)
 	return 0;
 }
 
+const char *cgroupfs_root_path(void)
+{
+	return cgroup_v2 ? "/sys/fs/cgroup" : "/cgroup";
+}
+
 int cgroupfs_get_domain(const char *path, struct mem_cgroup **out)
 {
 	char abs[CTL_PATH_MAX];
 	struct ctl_node *node;
 	int ret;
 
+	if (cgroup_v2)
+		return cgroup2_get_domain(path, out);
 	ctl_lock();
 	ret = ctl_lookup(NULL, path, &node);
 	if (ret == 0 && !ctl_is_dir(node))

@@ -10,16 +10,30 @@ struct mem_cgroup;
 
 /*
  * cgroupfs_init - make /cgroup, the root domain's directory, with its
- * files. Called once at boot, after mm_init, before other CPUs use the
- * control tree (a second call does nothing). Returns 0 or -ENOMEM.
+ * files (with cgroup=v2: /sys/fs/cgroup, kernel/cgroup/cgroup2.c).
+ * Called once at boot, after mm_init, before other CPUs use the control
+ * tree (a second call does nothing). Returns 0 or -ENOMEM.
  */
 int cgroupfs_init(void);
+
+/* cgroupfs_root_path - where the tree is: "/cgroup", or with cgroup=v2
+ * "/sys/fs/cgroup" (kernel/cgroup/cgroup2.c). */
+const char *cgroupfs_root_path(void);
+
+/*
+ * cgroupfs_show_tasks - the PIDs of memcg's live tasks, one a line, in
+ * order: tasks and cgroup.procs. Under ctl_lock, as a show handler.
+ */
+struct ctl_seq;
+int cgroupfs_show_tasks(struct mem_cgroup *memcg, struct ctl_seq *seq);
 
 /*
  * cgroupfs_get_domain - the domain whose directory is path (an absolute
  * path: "/cgroup", "/cgroup/A"), with a reference (mem_cgroup_put it).
  * For `run DOMAIN PROGRAM`. Returns 0, -ENOENT (no such directory, or
- * not a domain's), or -ENOTDIR (a file).
+ * not a domain's), or -ENOTDIR (a file); with cgroup=v2 the path is
+ * under /sys/fs/cgroup, and a directory that enables a controller for
+ * its children is -EBUSY (no internal processes).
  */
 int cgroupfs_get_domain(const char *path, struct mem_cgroup **out);
 

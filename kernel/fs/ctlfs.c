@@ -239,7 +239,11 @@ int ctl_walk(struct ctl_node *cwd, const char *path, size_t len,
 				node = node->parent;
 			continue;
 		}
-		node = find_child(node, path + start, n);
+		struct ctl_node *child = find_child(node, path + start, n);
+
+		if (!child && node->ops && node->ops->lookup)
+			child = node->ops->lookup(node, path + start, n);
+		node = child;
 		if (!node) {
 			*bad = i;
 			return -ENOENT;

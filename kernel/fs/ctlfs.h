@@ -62,6 +62,12 @@ struct ctl_ops {
 	 * -r; a filesystem such as /tmp). NULL: EPERM. On success the node
 	 * is gone. */
 	int (*rmtree)(struct ctl_node *dir);
+	/* Directories whose children are made when first looked up (/proc:
+	 * a directory per task would cost every fork): called by a lookup
+	 * that finds no child called name[0..len). It may create that child
+	 * (ctl_create_*) and return it; NULL: there is none (ENOENT). */
+	struct ctl_node *(*lookup)(struct ctl_node *dir, const char *name,
+				   size_t len);
 };
 
 #define CTL_NAME_MAX 63

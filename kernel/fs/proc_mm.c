@@ -11,19 +11,25 @@
  *
  *   /proc/meminfo, /proc/buddyinfo, /proc/numa   mm/meminfo.c
  *   /proc/slabinfo                               mm/slabinfo.c
+ *   /proc/swaps                                  (no swap: a header)
  *   /proc/fail_page_alloc, /proc/fail_page_injected
  *                                                mm/fail_page.c
  *   /proc/sys/debug_check_on_free                mm/debug_free.c
+ *   /proc/sys/vm/drop_caches                     mm/slab.c (shrinking)
  */
 #include "kernel/fs/proc.h"
 
 #include <errno.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "kernel/fs/ctlfs.h"
 #include "kernel/base/platform.h"
+#include "kernel/lib/memparse.h"
 #include "mm/debug_free.h"
 #include "mm/fail_page.h"
 #include "mm/meminfo.h"
+#include "mm/slab.h"
 #include "mm/slabinfo.h"
 
 static int meminfo_read(struct ctl_node *file, char *buf, size_t size)
@@ -46,6 +52,33 @@ static int slabinfo_seq_show(struct ctl_node *file, struct ctl_seq *seq)
 	struct emitter out = ctl_seq_emitter(seq);
 
 	slabinfo_print(&out);
+	return 0;
+}
+
+/* /proc/swaps: Linux's header line and no device - there is no swap, but
+ * tools read the file to learn so. */
+static int swaps_read(struct ctl_node *file, char *buf, size_t size)
+{
+	return snprintf(buf, size, "Filename\t\t\t\tType\t\tSize\t\t"
+			"Used\t\tPriority\n");
+}
+
+/*
+ * /proc/sys/vm/drop_caches, write-only as in Linux: 1 (page cache), 2
+ * (slab), 3 (both); 4 is taken and does nothing, anything else is EINVAL.
+ * 2 and 3 give the slabs that root caches keep for their next
+ * allocations back to the buddy allocator. tally's only page cache is
+ * the cache pages of tasks, which their domains' limits reclaim: 1 has
+ * nothing to drop.
+ */
+static int drop_caches_store(struct ctl_node *file, const char *value)
+{
+	long v;
+
+	if (parse_int(value, &v) || v < 1 || v > 4)
+		return ctl_error(EINVAL, "write 1, 2, 3 or 4");
+	if (v & 2)
+		kmem_cache_shrink_roots();
 	return 0;
 }
 
@@ -85,6 +118,8 @@ static const struct ctl_ops meminfo_ops = {.read = meminfo_read};
 static const struct ctl_ops buddyinfo_ops = {.read = buddyinfo_read};
 static const struct ctl_ops numa_ops = {.read = numa_read};
 static const struct ctl_ops slabinfo_ops = {.show = slabinfo_seq_show};
+static const struct ctl_ops swaps_ops = {.read = swaps_read};
+static const struct ctl_ops drop_caches_ops = {.write = drop_caches_store};
 static const struct ctl_ops fail_page_ops = {
 	.read = fail_page_read,
 	.write = fail_page_store,
@@ -107,24 +142,37 @@ static const struct {
 	{NULL, "buddyinfo", &buddyinfo_ops},
 	{NULL, "numa", &numa_ops},
 	{NULL, "slabinfo", &slabinfo_ops},
+	{NULL, "swaps", &swaps_ops},
 	{NULL, "fail_page_alloc", &fail_page_ops},
 	{NULL, "fail_page_injected", &fail_page_injected_ops},
 	{"sys", "debug_check_on_free", &check_on_free_ops},
+	{"sys/vm", "drop_caches", &drop_caches_ops},
 };
 
-/* proc_dir - /proc itself (name NULL) or its directory name, made if
- * missing. */
+/* proc_dir - /proc itself (name NULL) or its directory name (a path
+ * below /proc), made if missing. */
 static struct ctl_node *proc_dir(struct ctl_node *proc, const char *name)
 {
-	struct ctl_node *dir;
+	struct ctl_node *dir = proc;
+	char part[CTL_NAME_MAX + 1];
 
-	if (!name)
-		return proc;
-	if (ctl_lookup(proc, name, &dir) == 0)
-		return dir;
-	dir = ctl_create_dir(proc, name, NULL, NULL);
-	if (!dir)
-		panic("proc_mm_init: cannot create /proc/%s", name);
+	/* One component at a time: "sys/vm" is /proc/sys, then its vm. */
+	while (name && *name) {
+		size_t len = strcspn(name, "/");
+		struct ctl_node *child;
+
+		if (len > CTL_NAME_MAX)
+			panic("proc_mm_init: a name in /proc/%s is too long",
+			      name);
+		memcpy(part, name, len);
+		part[len] = '\0';
+		if (ctl_lookup(dir, part, &child) < 0)
+			child = ctl_create_dir(dir, part, NULL, NULL);
+		if (!child)
+			panic("proc_mm_init: cannot create /proc/.../%s", part);
+		dir = child;
+		name += len + (name[len] == '/');
+	}
 	return dir;
 }
 

@@ -49,7 +49,7 @@ static const struct program shell_program = {
 _Noreturn void start_kernel_services(void)
 {
 	struct ctl_node *root = ctl_root();
-	if (!ctl_create_dir(root, "proc", NULL, NULL))
+	if (!ctl_create_dir(root, "proc", &proc_root_ops, NULL))
 		panic("ctlfs: cannot create /proc");
 	proc_init();
 	if (cgroupfs_init() < 0)

@@ -84,6 +84,7 @@ _Noreturn void kmain(uint32_t magic, uint64_t info_phys)
 	printk("tally %s cpus=%u mem=%luMiB\n", TALLY_VERSION, nr_cpus,
 	       (unsigned long)mem_mib);
 	slab_accounting_report();  /* read by mm_init, told after the banner */
+	cgroup_mode_report();
 
 	initcalls_run(bus);     /* PCI */
 	/* the serial line's and keyboards' interrupts */

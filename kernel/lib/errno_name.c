@@ -27,6 +27,10 @@ static const struct {
 	{ESRCH,   "ESRCH",   "no such task"},
 	{ENOSPC,  "ENOSPC",  "no space left"},
 	{E2BIG,   "E2BIG",   "argument list too long"},
+	{EAGAIN,  "EAGAIN",  "resource temporarily unavailable"},
+	{ERANGE,  "ERANGE",  "result out of range"},
+	{EOPNOTSUPP, "EOPNOTSUPP", "operation not supported"},
+	{ENODEV,  "ENODEV",  "no such device"},
 };
 
 static int errno_index(int err)

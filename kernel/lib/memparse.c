@@ -52,9 +52,7 @@ static int suffix_shift(char c)
 
 int memparse_size(const char *s, uint64_t *bytes)
 {
-	unsigned int base = 10;
-	uint64_t v = 0;
-	int ndigits = 0, d, shift = 0;
+	uint64_t v;
 
 	if (!s)
 		return -EINVAL;
@@ -62,6 +60,25 @@ int memparse_size(const char *s, uint64_t *bytes)
 		*bytes = SIZE_UNLIMITED;
 		return 0;
 	}
+	if (memparse_bytes(s, &v))
+		return -EINVAL;
+	/* Round up to a page; past the last page multiple means unlimited. */
+	if (v > SIZE_MAX_ALIGNED)
+		*bytes = SIZE_UNLIMITED;
+	else
+		*bytes = (v + MEMPARSE_ALIGN - 1) &
+			 ~(uint64_t)(MEMPARSE_ALIGN - 1);
+	return 0;
+}
+
+int memparse_bytes(const char *s, uint64_t *bytes)
+{
+	unsigned int base = 10;
+	uint64_t v = 0;
+	int ndigits = 0, d, shift = 0;
+
+	if (!s)
+		return -EINVAL;
 	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
 		base = 16;
 		s += 2;
@@ -81,14 +98,7 @@ int memparse_size(const char *s, uint64_t *bytes)
 		return -EINVAL;
 	if (v > (SIZE_UNLIMITED >> shift))
 		return -EINVAL;
-	v <<= shift;
-
-	/* Round up to a page; past the last page multiple means unlimited. */
-	if (v > SIZE_MAX_ALIGNED)
-		*bytes = SIZE_UNLIMITED;
-	else
-		*bytes = (v + MEMPARSE_ALIGN - 1) &
-			 ~(uint64_t)(MEMPARSE_ALIGN - 1);
+	*bytes = v << shift;
 	return 0;
 }
 

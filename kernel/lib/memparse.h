@@ -47,6 +47,13 @@
 int memparse_size(const char *s, uint64_t *bytes);
 
 /*
+ * memparse_bytes - the same syntax without -1 and without rounding: the
+ * exact number of bytes (cgroup v2's files round down themselves).
+ * Returns 0, or -EINVAL (and *bytes is left unchanged).
+ */
+int memparse_bytes(const char *s, uint64_t *bytes);
+
+/*
  * parse_int - parse a decimal integer (a PID, a 0/1 flag, milliseconds).
  * @s:   an optional '-' and one or more decimal digits, nothing else
  * @out: the value

@@ -23,7 +23,8 @@
  *          whatever the kernel does.
  *   cpu    the part of its CPU's time it ran, by the scheduler's clock.
  *   share  what it ran as a percentage of its fair share: the CPU time a
- *          fair scheduler owes it on its CPU (fair_share() below). 100%
+ *          fair scheduler owes it on its CPU (fair_share() in
+ *          kernel/programs/worker_share.c). 100%
  *          means that no other domain got more than an equal part; the
  *          bomb may still use what the worker leaves. Both this and cpu
  *          come from the scheduler's own accounting (sched_cpu_times), so
@@ -45,6 +46,7 @@
 #include "kernel/sched/exit.h"
 #include "kernel/sched/fork.h"
 #include "kernel/base/platform.h"
+#include "kernel/programs/worker_share.h"
 #include "kernel/sched/program.h"
 #include "kernel/sched/sched.h"
 #include "kernel/base/shell_command.h"
@@ -56,179 +58,9 @@
 #include "mm/buddy.h"
 #include "mm/memcg/memcontrol.h"
 
-/* The worker's CPU time is sampled this often during a status second:
- * short enough that it rarely moves to the other CPU within a sample. */
-#define SHARE_SAMPLE_MS 50
-
 static int worker_pid = -1;
 static uint64_t worker_rate_before;  /* units per second */
 static unsigned long memfree_before; /* pages */
-
-/* tsc_us - microseconds by the TSC: jiffies count the boot CPU's ticks,
- * and a tick handler busy with thousands of wake-ups can miss some, which
- * would make a rate measured by jiffies look better than it is. */
-static uint64_t tsc_us(void)
-{
-	uint64_t mhz = tsc_khz / 1000;
-
-	return rdtsc() / (mhz ? mhz : 1);  /* rdtsc() * 1000 could overflow */
-}
-
-/* A sleep of the shell, and when its timer woke it. */
-struct shell_nap {
-	struct timer timer;
-	struct task *task;
-	uint64_t woken;  /* jiffies + 1 when the timer fired; 0 until then */
-};
-
-static void shell_nap_wake(struct timer *timer)
-{
-	struct shell_nap *nap = timer->data;
-
-	WRITE_ONCE(nap->woken, jiffies + 1);
-	wake_up_task(nap->task);
-}
-
-/*
- * shell_nap - sleep ms milliseconds (as msleep, kernel/sched/sched.c), and
- * return how long the shell then waited for the CPU, in ms: from its
- * wake-up (in the timer interrupt) until it ran again. That is the wait a
- * key press would see - the console's interrupt wakes the shell the same
- * way - and the part of "the shell answers within 100 ms" that the kernel
- * decides.
- *
- * Counted in ticks (jiffies, 1 ms each), the kernel's own clock: ticks
- * advance while the kernel runs other tasks, but not while the host has
- * descheduled QEMU's vCPU thread (the timer interrupts missed meanwhile
- * come as one), which under TCG on a loaded host can last 100 ms and
- * more, and which no kernel can prevent. (A tick handler that ran longer
- * than a tick would be undercounted too: the limit of this clock.)
- */
-static uint64_t shell_nap(unsigned int ms)
-{
-	struct shell_nap nap = {.task = current, .woken = 0};
-	uint64_t end = jiffies + ((uint64_t)ms * HZ + 999) / 1000;
-
-	timer_setup(&nap.timer, shell_nap_wake, &nap);
-	set_current_state(TASK_SLEEPING);
-	timer_add(&nap.timer, end);
-	while (!READ_ONCE(nap.woken)) {
-		schedule();
-		set_current_state(TASK_SLEEPING);
-	}
-	set_current_state(TASK_RUNNING);
-	timer_del(&nap.timer);
-	uint64_t woken = nap.woken - 1, now = jiffies;
-	return now > woken ? (now - woken) * 1000 / HZ : 0;
-}
-
-static uint64_t worker_work(void)
-{
-	struct task *t = task_get(worker_pid);
-	uint64_t work = t ? t->work : 0;
-	if (t)
-		task_put(t);
-	return work;
-}
-
-/*
- * fair_share - the worker's fair share of total CPU time on its CPU, when
- * the other two domains there used a and b of it (the system tasks, which
- * the scheduler treats as one domain, and the other user domains - in the
- * demo, the bomb). Max-min fairness, as the scheduler's rule is (a CPU's
- * time equally among the domains that want it): each of the three
- * is owed an equal part; what a domain does not use goes to the others.
- * The worker always wants the CPU, so it is owed total - a - b if both
- * used less than a third, else what is left when the one that used more
- * than its part is cut back to it. Never more than what the others left
- * it: a share below 100% means that some domain got more than its part.
- */
-static uint64_t fair_share(uint64_t total, uint64_t a, uint64_t b)
-{
-	uint64_t lo = a < b ? a : b, hi = a < b ? b : a;
-
-	if (3 * lo >= total)
-		return total / 3;
-	if (lo + 2 * hi >= total)
-		return (total - lo) / 2;
-	return total - lo - hi;
-}
-
-/* The worker's CPU time over some samples, and what it was owed; and how
- * long the shell waited for the CPU after its sleeps (shell_nap). */
-struct worker_share {
-	uint64_t total, got, owed;
-	unsigned int samples, moved;
-	uint64_t shell_wait_ms;  /* the most, over the samples */
-};
-
-/* share_add - one sample, from the snapshots a and b of the worker's CPU. */
-static void share_add(struct worker_share *sh, const struct sched_cpu_times *a,
-		      const struct sched_cpu_times *b)
-{
-	if (a->cpu != b->cpu) {  /* it moved: neither CPU's figures are its */
-		sh->moved++;
-		return;
-	}
-	uint64_t total = b->clock - a->clock, got = b->task - a->task;
-	uint64_t system = b->system - a->system, idle = b->idle - a->idle;
-	uint64_t used = got + system + idle;
-	uint64_t others = total > used ? total - used : 0;
-
-	/* Idle time on its CPU while it was runnable counts against the
-	 * scheduler: it is in total, and owed. */
-	sh->total += total;
-	sh->got += got;
-	sh->owed += fair_share(total, system, others);
-	sh->samples++;
-}
-
-static struct task *worker_task(void)
-{
-	return worker_pid < 0 ? NULL : task_get(worker_pid);
-}
-
-/*
- * worker_measure - over the next ms milliseconds: the worker's rate in
- * units per second (by the wall clock), and its CPU time against its fair
- * share (by the scheduler's clock), sampled every SHARE_SAMPLE_MS.
- *
- * Between samples the shell sleeps (this runs in the shell, a system
- * task): shell_nap also measures how long it waits for the CPU once woken.
- */
-static uint64_t worker_measure(unsigned int ms, struct worker_share *sh)
-{
-	struct task *t = worker_task();
-	struct sched_cpu_times a, b;
-	uint64_t w0 = worker_work(), t0 = tsc_us();
-
-	memset(sh, 0, sizeof(*sh));
-	if (t)
-		sched_cpu_times(t, &a);
-	for (unsigned int done = 0; done < ms; done += SHARE_SAMPLE_MS) {
-		unsigned int nap = ms - done;
-		if (nap > SHARE_SAMPLE_MS)
-			nap = SHARE_SAMPLE_MS;
-		uint64_t late = shell_nap(nap);
-
-		if (late > sh->shell_wait_ms)
-			sh->shell_wait_ms = late;
-		if (!t)
-			continue;
-		sched_cpu_times(t, &b);
-		share_add(sh, &a, &b);
-		a = b;
-	}
-	if (t)
-		task_put(t);
-	uint64_t w1 = worker_work(), t1 = tsc_us();
-	return t1 > t0 ? (w1 - w0) * 1000000 / (t1 - t0) : 0;
-}
-
-static unsigned long percent(uint64_t part, uint64_t whole)
-{
-	return whole ? (unsigned long)(part * 100 / whole) : 0;
-}
 
 /* read_u64 - a control file's number, or -1 if it cannot be read. */
 static int64_t read_u64(const char *dir, const char *file)
@@ -313,7 +145,7 @@ static int demo_start(const char *dir)
 	nr_busy = busy_other_cpus(memcg, busy, (int)ARRAY_SIZE(busy));
 	mem_cgroup_put(memcg);
 	msleep(200);  /* let them get going, and spread */
-	worker_rate_before = worker_measure(1000, &sh);
+	worker_rate_before = worker_measure(worker_pid, 1000, &sh);
 	stop_tasks(busy, nr_busy);
 	memfree_before = nr_free_pages();
 	printk("demo: worker pid %d in %s: %lu units/s before the bomb "
@@ -331,7 +163,7 @@ static int demo_watch(const char *bomb, long seconds)
 		return shell_error(ENOENT, "no domain %s", bomb);
 	for (long s = 1; s <= seconds; s++) {
 		struct worker_share sh;
-		uint64_t rate = worker_measure(1000, &sh);
+		uint64_t rate = worker_measure(worker_pid, 1000, &sh);
 		int64_t usage = read_u64(bomb, "memory.kmem.usage_in_bytes");
 		int64_t failcnt = read_u64(bomb, "memory.kmem.failcnt");
 		char lim[32];

@@ -5,8 +5,10 @@
  *   spin            sleeps until killed
  *   worker [N]      units of CPU work, counted in WORK; N units then exits
  *                   (for ever without N)
- *   forkbomb        forks copies of itself as fast as it can; on ENOMEM
- *                   backs off one tick and tries again (WORK: forks)
+ *   forkbomb        forks copies of itself as fast as it can; on a
+ *                   refusal (ENOMEM from a memory limit, EAGAIN from
+ *                   pids.max) backs off one tick and tries again (WORK:
+ *                   forks)
  *   hog SIZE        SIZE of rss user memory, then sleeps (WORK: pages)
  *   cache SIZE      SIZE of cache (reclaimable) pages, then sleeps
  *   kmemhog SIZE    SIZE of accounted kernel pages, then sleeps
@@ -24,6 +26,7 @@
 #include "kernel/lib/memparse.h"
 #include "kernel/sched/program.h"
 #include "kernel/fs/tmpfs.h"
+#include "kernel/programs/forkbomb_stats.h"
 #include "kernel/programs/stress.h"
 #include "mm/page.h"
 
@@ -65,13 +68,30 @@ static void worker_main(struct task *self, const char *arg)
 	}
 }
 
+struct forkbomb_stats forkbomb_stats;
+
+static void forkbomb_count(uint64_t *counter)
+{
+	__atomic_add_fetch(counter, 1, __ATOMIC_RELAXED);
+}
+
 static void forkbomb_main(struct task *self, const char *arg)
 {
 	for (;;) {
-		if (prog_fork(self) < 0)
-			prog_sleep(self, 1);  /* ENOMEM: back off one tick */
-		else
+		int ret = prog_fork(self);
+
+		if (ret >= 0) {
 			self->work++;
+			forkbomb_count(&forkbomb_stats.forks_ok);
+			continue;
+		}
+		if (ret == -ENOMEM)
+			forkbomb_count(&forkbomb_stats.enomem);
+		else if (ret == -EAGAIN)
+			forkbomb_count(&forkbomb_stats.eagain);
+		else
+			forkbomb_count(&forkbomb_stats.other);
+		prog_sleep(self, 1);  /* refused: back off a tick */
 	}
 }
 

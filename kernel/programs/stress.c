@@ -21,6 +21,13 @@
  * kmemhog, user and kernel allocations; and a forkbomb under a 1M kmem
  * limit), kills, task moves (`echo PID > tasks`) and cgroup.kill.
  *
+ * Booted with cgroup=v2 the same runs on /sys/fs/cgroup with its files:
+ * memory.max and memory.high for the limits (never refused: below the
+ * usage they reclaim and OOM-kill), `+memory`/`-memory` in
+ * cgroup.subtree_control instead of use_hierarchy (which makes `run` and
+ * moves into that directory EBUSY: no internal processes), cgroup.procs
+ * for tasks, and the bomb contained by memory.max 1M and OOM kills.
+ *
  * Every operation goes through the path operations of kernel/fs/ctlfs.h
  * (ctl_mkdir, ctl_rmdir, ctl_write, ctl_read), and `run`, `kill` and
  * `wait` through the calls the shell's commands make (task_spawn,
@@ -52,6 +59,7 @@
 #include "kernel/task/task_ops.h"
 #include "kernel/sched/task_table.h"
 #include "kernel/time/time.h"
+#include "mm/memcg/memcg_v2.h"
 #include "mm/memcg/memcontrol.h"
 #include "mm/slab.h"
 
@@ -70,6 +78,14 @@ static const char *const op_names[NR_OPS] = {
 	"mkdir", "rmdir", "limit", "use_hierarchy", "read", "run",
 	"kill", "move", "cgroup.kill",
 };
+
+/* op_name - use_hierarchy is cgroup.subtree_control in v2. */
+static const char *op_name(enum stress_op op)
+{
+	if (cgroup_v2 && op == OP_HIERARCHY)
+		return "subtree_control";
+	return op_names[op];
+}
 
 /* How often each is chosen, out of the sum. */
 static const unsigned int op_weights[NR_OPS] = {
@@ -108,7 +124,7 @@ static unsigned int rnd_below(struct stress_worker *w, unsigned int n)
 static void random_dir(struct stress_worker *w, char *buf, size_t size)
 {
 	unsigned int depth = 1 + rnd_below(w, STRESS_DEPTH);
-	size_t len = (size_t)snprintf(buf, size, "/cgroup");
+	size_t len = (size_t)snprintf(buf, size, "%s", cgroupfs_root_path());
 
 	for (unsigned int d = 0; d < depth; d++)
 		len += (size_t)snprintf(buf + len, size - len, "/s%u",
@@ -136,7 +152,7 @@ static void expect(int err, const int *ok, enum stress_op op,
 	    UNEXPECTED_SHOWN)
 		printk("stress: unexpected %s from %s %s: %s\n",
 		       errno_name(err) ? errno_name(err) : "error",
-		       op_names[op], what, why);
+		       op_name(op), what, why);
 }
 
 /* The answers each operation may give while other CPUs race with it (and
@@ -150,6 +166,17 @@ static const int run_ok[] = {ENOENT, ENOMEM, 0};
 static const int wait_ok[] = {ESRCH, EINTR, 0};
 static const int move_ok[] = {ENOENT, ESRCH, ENOMEM, 0};
 static const int kill_all_ok[] = {ENOENT, ENOMEM, 0};
+/* v2: a directory that enables memory takes no task (EBUSY), and a
+ * child's memory files come and go with its parent's subtree_control. */
+static const int subtree_ok[] = {ENOENT, EBUSY, ENOMEM, 0};
+static const int run_v2_ok[] = {ENOENT, EBUSY, ENOMEM, 0};
+static const int move_v2_ok[] = {ENOENT, ENODEV, ESRCH, EBUSY, ENOMEM, 0};
+
+/* tasks_file - where a directory's tasks are listed and moved to. */
+static const char *tasks_file(void)
+{
+	return cgroup_v2 ? "cgroup.procs" : "tasks";
+}
 
 /* --- the children a worker starts ----------------------------------------- */
 
@@ -210,7 +237,7 @@ static void run_program(struct stress_worker *w, const char *dir,
 		ret = task_spawn(memcg, prog, arg);
 		mem_cgroup_put(memcg);
 	}
-	expect(ret, run_ok, OP_RUN, dir, name);
+	expect(ret, cgroup_v2 ? run_v2_ok : run_ok, OP_RUN, dir, name);
 	if (ret > 0)
 		*slot = ret;
 }
@@ -220,6 +247,10 @@ static void run_program(struct stress_worker *w, const char *dir,
 static const char *const limit_values[] = {
 	"-1", "64K", "256K", "1M", "4M", "16M", "4096",
 };
+static const char *const limit_files[] = {
+	"memory.limit_in_bytes", "memory.kmem.limit_in_bytes",
+};
+static const char *const limit_files_v2[] = {"memory.max", "memory.high"};
 
 static void stress_one(struct stress_worker *w)
 {
@@ -252,23 +283,33 @@ static void stress_one(struct stress_worker *w)
 		break;
 	case OP_LIMIT:
 		snprintf(path, sizeof(path), "%s/%s", dir,
-			 rnd_below(w, 2) ? "memory.limit_in_bytes"
-					 : "memory.kmem.limit_in_bytes");
+			 (cgroup_v2 ? limit_files_v2 : limit_files)
+			 [rnd_below(w, 2)]);
+		pick = rnd_below(w, ARRAY_SIZE(limit_values));
 		snprintf(value, sizeof(value), "%s",
-			 limit_values[rnd_below(w, ARRAY_SIZE(limit_values))]);
+			 cgroup_v2 && pick == 0 ? "max" : limit_values[pick]);
 		ret = ctl_write(path, value, w->why);
 		snprintf(path + strlen(path), sizeof(path) - strlen(path),
 			 " %s", value);
 		expect(ret, limit_ok, op, path, w->why);
 		break;
 	case OP_HIERARCHY:
+		if (cgroup_v2) {
+			snprintf(path, sizeof(path),
+				 "%s/cgroup.subtree_control", dir);
+			ret = ctl_write(path, rnd_below(w, 2) ? "+memory"
+							      : "-memory",
+					w->why);
+			expect(ret, subtree_ok, op, path, w->why);
+			break;
+		}
 		snprintf(path, sizeof(path), "%s/memory.use_hierarchy", dir);
 		ret = ctl_write(path, rnd_below(w, 2) ? "1" : "0", w->why);
 		expect(ret, hierarchy_ok, op, path, w->why);
 		break;
 	case OP_READ:
 		snprintf(path, sizeof(path), "%s/%s", dir,
-			 rnd_below(w, 2) ? "memory.stat" : "tasks");
+			 rnd_below(w, 2) ? "memory.stat" : tasks_file());
 		buf = kmalloc(CTL_READ_MAX, GFP_KERNEL);
 		if (!buf) {
 			expect(-ENOMEM, read_ok, op, path, "no buffer");
@@ -287,9 +328,11 @@ static void stress_one(struct stress_worker *w)
 		case 4: run_program(w, dir, "kmemhog", "64K"); break;
 		default:
 			/* A bomb, but contained: only once its domain has a
-			 * kmem limit (which other workers may change). */
-			snprintf(path, sizeof(path),
-				 "%s/memory.kmem.limit_in_bytes", dir);
+			 * kmem limit, or in v2 memory.max (which other
+			 * workers may change). */
+			snprintf(path, sizeof(path), "%s/%s", dir,
+				 cgroup_v2 ? "memory.max"
+					   : "memory.kmem.limit_in_bytes");
 			if (ctl_write(path, "1M", w->why) == 0)
 				run_program(w, dir, "forkbomb", "");
 			break;
@@ -304,10 +347,11 @@ static void stress_one(struct stress_worker *w)
 		slot = random_child(w);
 		if (!slot)
 			break;
-		snprintf(path, sizeof(path), "%s/tasks", dir);
+		snprintf(path, sizeof(path), "%s/%s", dir, tasks_file());
 		snprintf(value, sizeof(value), "%d", *slot);
 		ret = ctl_write(path, value, w->why);
-		expect(ret, move_ok, op, path, w->why);
+		expect(ret, cgroup_v2 ? move_v2_ok : move_ok, op, path,
+		       w->why);
 		break;
 	default:
 		snprintf(path, sizeof(path), "%s/cgroup.kill", dir);
@@ -380,13 +424,15 @@ static bool cleanup(void)
 	for (unsigned int d = 1; d <= STRESS_DEPTH; d++)
 		nr[d] = nr[d - 1] * STRESS_NAMES;
 	for (unsigned int i = 0; i < STRESS_NAMES; i++) {
-		snprintf(path, sizeof(path), "/cgroup/s%u/cgroup.kill", i);
+		snprintf(path, sizeof(path), "%s/s%u/cgroup.kill",
+			 cgroupfs_root_path(), i);
 		ctl_write(path, "1", why);
 	}
 	for (int d = STRESS_DEPTH; d >= 1; d--) {
 		for (unsigned int i = 0; i < nr[d]; i++) {
 			size_t len = (size_t)snprintf(path, sizeof(path),
-						      "/cgroup");
+						      "%s",
+						      cgroupfs_root_path());
 			unsigned int rest = i;
 
 			for (int level = 0; level < d; level++) {
@@ -456,7 +502,7 @@ void stress_main(struct task *self, const char *arg)
 	       tries == 1000 ? "; the stress tree could not be removed" : "");
 	printk("stress:");
 	for (int op = 0; op < NR_OPS; op++)
-		printk(" %s %lu", op_names[op], stress.ops[op]);
+		printk(" %s %lu", op_name(op), stress.ops[op]);
 	printk("\n");
 	__atomic_store_n(&stress.running, false, __ATOMIC_RELEASE);
 	kernel_leave(self);
@@ -472,7 +518,7 @@ static int cmd_stress(int argc, char **argv)
 	if (argc != 2 || stress_check(argv[1]) < 0)
 		return shell_error(EINVAL, "usage: stress SECONDS (1 to %d)",
 				   STRESS_SECONDS_MAX);
-	ret = cgroupfs_get_domain("/cgroup", &memcg);
+	ret = cgroupfs_get_domain(cgroupfs_root_path(), &memcg);
 	if (ret < 0)
 		return shell_error(ret, "no root domain");
 	pid = task_spawn(memcg, program_find("stress"), argv[1]);

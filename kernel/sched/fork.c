@@ -17,6 +17,16 @@
  * then wake_up_new_task() puts it on the least loaded CPU (start(): the
  * PID is read first - a woken task may be gone at once).
  *
+ * Counting. Before step 1, the pids controller (kernel/cgroup/pids.c,
+ * through struct cgroup_fork_ops) counts the task in its domain and every
+ * ancestor; a domain at its pids.max refuses the fork with EAGAIN before
+ * anything is allocated. Linux counts after allocating the stack and the
+ * rest (cgroup_can_fork, late in copy_process); tally counts first so that
+ * a refused fork costs nothing: no stack is charged and given back, the
+ * kmem counters and failcnt see only forks that pids.max let through, and
+ * under both limits the refusal is always the same one (EAGAIN, not
+ * sometimes ENOMEM). The count goes when the task is reaped.
+ *
  * Charging. The kmem hooks charge the domain of the current task. For
  * fork that is the parent's domain, where the child goes. For `run` the
  * current task is the shell, a system task, never charged: the shell
@@ -42,6 +52,39 @@
 #include "mm/memcg/memcontrol.h"
 
 extern void task_start(void);  /* arch/x86_64/switch.S */
+
+/* The pids controller's hooks (kernel/cgroup/pids.c), once registered. */
+static const struct cgroup_fork_ops *cgroup_ops;
+
+void cgroup_fork_register(const struct cgroup_fork_ops *ops)
+{
+	cgroup_ops = ops;
+}
+
+static int cgroup_can_fork(struct task *parent, struct mem_cgroup *memcg,
+			   struct pids_cgroup **charge)
+{
+	*charge = NULL;
+	return cgroup_ops ? cgroup_ops->can_fork(parent, memcg, charge) : 0;
+}
+
+static void cgroup_cancel_fork(struct pids_cgroup *charge)
+{
+	if (cgroup_ops && charge)
+		cgroup_ops->cancel_fork(charge);
+}
+
+static void cgroup_post_fork(struct task *child)
+{
+	if (cgroup_ops)
+		cgroup_ops->post_fork(child);
+}
+
+void cgroup_fork_release(struct task *task)
+{
+	if (cgroup_ops)
+		cgroup_ops->release(task);
+}
 
 /* Tasks made so far: each new task's birth (kernel/task/task.h). */
 static uint64_t task_births;
@@ -103,9 +146,10 @@ static void init_stack(struct task *task)
  */
 static void task_init(struct task *task, struct page *stack,
 		      const struct program *prog, const char *arg,
-		      unsigned int flags)
+		      unsigned int flags, struct pids_cgroup *charge)
 {
 	task->stack = stack;
+	task->pids = charge;  /* before its PID makes it visible */
 	task->flags = flags;
 	task->prog = prog;
 	task_set_comm(task, prog->name);
@@ -124,11 +168,13 @@ static void task_init(struct task *task, struct page *stack,
 }
 
 /*
- * task_create - steps 1-4 of the list above. Returns 0 with *out set, or
- * -ENOMEM having undone everything.
+ * task_create - steps 1-4 of the list above; the task holds charge, the
+ * pids count taken for it (NULL: none). Returns 0 with *out set, or
+ * -ENOMEM having undone everything but that count (the caller's).
  */
 static int task_create(const struct program *prog, const char *arg,
-		       unsigned int flags, struct task **out)
+		       unsigned int flags, struct pids_cgroup *charge,
+		       struct task **out)
 {
 	struct page *stack;
 	struct task *task;
@@ -153,7 +199,7 @@ static int task_create(const struct program *prog, const char *arg,
 		goto undo_stack;
 
 	/* 3. Its fields and first frame. */
-	task_init(task, stack, prog, arg, flags);
+	task_init(task, stack, prog, arg, flags, charge);
 
 	/* 4. A PID. */
 	if (task_hash(task) < 0)
@@ -201,15 +247,24 @@ static int start(struct task *task)
 
 int task_fork(struct task *parent)
 {
+	struct pids_cgroup *charge;
 	struct task *child;
 	int ret;
 
-	ret = task_create(parent->prog, parent->arg, 0, &child);
+	memcg_v2_throttle();  /* above memory.high: pay for it first */
+	ret = cgroup_can_fork(parent, NULL, &charge);
+	if (ret == 0)
+		ret = task_create(parent->prog, parent->arg, 0, charge,
+				  &child);
 	trace_task_fork_refused(parent->memcg, ret);
-	if (ret < 0)
+	if (ret < 0) {
+		cgroup_cancel_fork(charge);
 		return ret;
+	}
 	child->autoreap = true;  /* nobody waits for a forked child */
+	child->oom_score_adj = parent->oom_score_adj;
 	mem_cgroup_fork_task(parent, child);  /* 5. never fails */
+	cgroup_post_fork(child);
 	return start(child);
 }
 
@@ -218,17 +273,23 @@ static int spawn(struct mem_cgroup *memcg, const struct program *prog,
 		 const char *arg,
 		 void (*on_reap)(void *data, int pid, bool killed), void *data)
 {
+	struct pids_cgroup *charge;
 	struct mem_cgroup *old;
 	struct task *task;
 	int ret;
 
 	/* The caller (`run`) holds a reference on memcg. */
-	old = set_active_memcg(memcg);
-	ret = task_create(prog, arg, 0, &task);
-	set_active_memcg(old);
+	ret = cgroup_can_fork(NULL, memcg, &charge);
+	if (ret == 0) {
+		old = set_active_memcg(memcg);
+		ret = task_create(prog, arg, 0, charge, &task);
+		set_active_memcg(old);
+	}
 	trace_task_fork_refused(memcg, ret);
-	if (ret < 0)
+	if (ret < 0) {
+		cgroup_cancel_fork(charge);
 		return ret;
+	}
 	if (on_reap) {
 		task->autoreap = true;
 		task->on_reap = on_reap;
@@ -239,6 +300,7 @@ static int spawn(struct mem_cgroup *memcg, const struct program *prog,
 		task_discard(task);
 		return ret;
 	}
+	cgroup_post_fork(task);
 	return start(task);
 }
 
@@ -261,7 +323,7 @@ int task_spawn_system(const struct program *prog, const char *arg)
 	struct task *task;
 	int ret;
 
-	ret = task_create(prog, arg, TASK_SYSTEM, &task);
+	ret = task_create(prog, arg, TASK_SYSTEM, NULL, &task);
 	if (ret < 0)
 		return ret;
 	task->autoreap = true;

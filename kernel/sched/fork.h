@@ -16,14 +16,48 @@
 #include "kernel/task/task.h"
 
 struct mem_cgroup;
+struct pids_cgroup;
 struct program;
 struct task;
 
 /*
+ * struct cgroup_fork_ops - what a task-counting controller does at fork
+ * and at reap (Linux: a cgroup subsystem's can_fork, cancel_fork, fork and
+ * release callbacks). kernel/cgroup/pids.c registers the pids controller
+ * at boot: it sits above this layer, so fork and reap call it through
+ * these pointers. With none registered, nothing is counted.
+ */
+struct cgroup_fork_ops {
+	/* Before anything is allocated: count one more task in memcg (NULL:
+	 * the domain of parent) and every ancestor, all levels or none.
+	 * Returns 0 with *charge set (NULL if nothing was counted: the root
+	 * domain), or -EAGAIN if a level would pass its limit. */
+	int (*can_fork)(struct task *parent, struct mem_cgroup *memcg,
+			struct pids_cgroup **charge);
+	/* The fork failed before the task got its PID: give the count
+	 * back. */
+	void (*cancel_fork)(struct pids_cgroup *charge);
+	/* The child holds the count (task->pids, set before its PID was
+	 * given) and is in its domain, not yet running: move the count to
+	 * that domain if it is another (a move raced with the fork). A
+	 * task that is reaped, also one never started, gives it back. */
+	void (*post_fork)(struct task *child);
+	/* The task is reaped: its count goes. */
+	void (*release)(struct task *task);
+};
+
+/* cgroup_fork_register - install ops (once, at boot, before any fork). */
+void cgroup_fork_register(const struct cgroup_fork_ops *ops);
+
+/* cgroup_fork_release - called by task_release() when a task is reaped. */
+void cgroup_fork_release(struct task *task);
+
+/*
  * task_fork - a child of parent (the current task): the same program, from
  * its start, with a copy of its argument, in parent's domain, charged to
- * it. Returns the child's PID, or -ENOMEM (stack or task struct not
- * allocated or not charged; no PID left).
+ * it. Returns the child's PID, -EAGAIN (the pids controller refused: a
+ * domain's pids.max), or -ENOMEM (stack or task struct not allocated or
+ * not charged; no PID left).
  */
 int task_fork(struct task *parent);
 
@@ -32,7 +66,7 @@ int task_fork(struct task *parent);
  * TASK_ARG_MAX - 1 bytes) in memcg, its stack and struct charged to memcg.
  * It stays a zombie when it exits, until task_wait() reaps it (the
  * programs that start their own tasks: stress, demo). Returns its PID,
- * -ENOMEM, or -ENOENT if memcg is being removed.
+ * -EAGAIN (pids.max), -ENOMEM, or -ENOENT if memcg is being removed.
  */
 int task_spawn(struct mem_cgroup *memcg, const struct program *prog,
 	       const char *arg);
@@ -46,6 +80,7 @@ int task_spawn(struct mem_cgroup *memcg, const struct program *prog,
  * rather than returning from its program. `wait PID` still works while it
  * runs. Returns its PID, -ENOMEM, or -ENOENT; on_reap is called only if
  * the PID was returned, and may be called before task_spawn_job returns.
+ * Errors as task_spawn's.
  */
 int task_spawn_job(struct mem_cgroup *memcg, const struct program *prog,
 		   const char *arg,

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "kernel/sched/fork.h"
 #include "kernel/sched/sched.h"
 #include "kernel/base/spinlock.h"
 #include "kernel/task/task_ops.h"
@@ -110,6 +111,7 @@ void task_release(struct task *task)
 	list_del_init(&task->all_node);
 	task_count--;
 	spin_unlock(&tasklist_lock);
+	cgroup_fork_release(task);  /* reaped: the pids count goes */
 	task_put(task);
 }
 

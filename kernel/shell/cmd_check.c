@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * kernel/shell/cmd_check.c - the `check` shell command: verify the accounting
- * invariants (mm/memcg/memcg_check.c) and the slab allocator's
- * (slab_check: objects held on CPU lists included), and print
+ * invariants (mm/memcg/memcg_check.c), the slab allocator's (slab_check:
+ * objects held on CPU lists included) and the pids controller's task
+ * counts (kernel/cgroup/pids.c), and print
  *
  *   check: ok
  *
@@ -18,6 +19,7 @@
 #include <string.h>
 
 #include "kernel/base/shell_command.h"
+#include "kernel/cgroup/pids.h"
 #include "mm/memcg/memcg_check.h"
 #include "mm/slab.h"
 
@@ -40,6 +42,8 @@ static int cmd_check(int argc, char **argv)
 		failures = memcg_check(text, CHECK_TEXT_MAX);
 		len = strnlen(text, CHECK_TEXT_MAX);
 		failures += slab_check(text + len, CHECK_TEXT_MAX - len);
+		len = strnlen(text, CHECK_TEXT_MAX);
+		failures += pids_check(text + len, CHECK_TEXT_MAX - len);
 		if (failures == 0)
 			break;
 	}

@@ -61,7 +61,8 @@ static int cmd_run(int argc, char **argv)
 	if (argv[1][0] == '/')
 		n = snprintf(path, sizeof(path), "%s", argv[1]);
 	else
-		n = snprintf(path, sizeof(path), "/cgroup/%s", argv[1]);
+		n = snprintf(path, sizeof(path), "%s/%s",
+			     cgroupfs_root_path(), argv[1]);
 	if (n < 0 || (size_t)n >= sizeof(path))
 		return shell_error(E2BIG, "domain path too long");
 	prog = program_find(argv[2]);
@@ -78,6 +79,9 @@ static int cmd_run(int argc, char **argv)
 		return shell_error(EINVAL, "bad argument '%s' (usage: %s)", arg,
 				   prog->usage);
 	ret = cgroupfs_get_domain(path, &memcg);
+	if (ret == -EBUSY)
+		return shell_error(EBUSY, "%s enables controllers for its "
+				   "children: no internal processes", path);
 	if (ret < 0)
 		return shell_error(ret, "%s is not a domain", path);
 	job = job_new();

@@ -80,12 +80,92 @@ static const char *const trace_fork_lines[] = {
 };
 #undef TRACING
 
+/* The fork bomb contained four ways (`make contain`, docs/containment.md):
+ * one boot each, the same worker next door, each limit chosen to hold
+ * about as many tasks as the 8M kmem limit does (481). `contain`
+ * (kernel/programs/contain.c) prints one line of figures. */
+#define V1 "/cgroup/"
+#define V2 "/sys/fs/cgroup/"
+#define CONTAIN_SECS "5"
+
+static const char *const contain_kmem_lines[] = {
+	"mkdir " V1 "good",
+	"mkdir " V1 "bomb",
+	"echo 8M > " V1 "bomb/memory.kmem.limit_in_bytes",
+	"echo 256M > " V1 "bomb/memory.limit_in_bytes",
+	"contain -v kmem " V1 "good " V1 "bomb " CONTAIN_SECS,
+	"check",
+	NULL,
+};
+
+static const char *const contain_pids_lines[] = {
+	"mkdir " V1 "good",
+	"mkdir " V1 "bomb",
+	"echo 481 > " V1 "bomb/pids.max",
+	"contain -v pids " V1 "good " V1 "bomb " CONTAIN_SECS,
+	"check",
+	NULL,
+};
+
+/* Booted with cgroup=v2: the root enables both controllers for its
+ * children. */
+static const char *const contain_max_lines[] = {
+	"echo +memory +pids > " V2 "cgroup.subtree_control",
+	"mkdir " V2 "good",
+	"mkdir " V2 "bomb",
+	"echo 8M > " V2 "bomb/memory.max",
+	"contain -v max " V2 "good " V2 "bomb " CONTAIN_SECS,
+	"check",
+	NULL,
+};
+
+static const char *const contain_high_lines[] = {
+	"echo +memory +pids > " V2 "cgroup.subtree_control",
+	"mkdir " V2 "good",
+	"mkdir " V2 "bomb",
+	"echo 8M > " V2 "bomb/memory.high",
+	"contain -v high " V2 "good " V2 "bomb " CONTAIN_SECS,
+	"check",
+	NULL,
+};
+
+/* The three v2 mechanisms side by side in one boot (cgroup=v2). */
+static const char *const contain_v2_lines[] = {
+	"echo +memory +pids > " V2 "cgroup.subtree_control",
+	"mkdir " V2 "good",
+	"mkdir " V2 "max",
+	"mkdir " V2 "high",
+	"mkdir " V2 "pids",
+	"echo 8M > " V2 "max/memory.max",
+	"echo 8M > " V2 "high/memory.high",
+	"echo 481 > " V2 "pids/pids.max",
+	"contain max " V2 "good " V2 "max " CONTAIN_SECS,
+	"contain high " V2 "good " V2 "high " CONTAIN_SECS,
+	"contain pids " V2 "good " V2 "pids " CONTAIN_SECS,
+	"cat " V2 "cgroup.stat",
+	"check",
+	NULL,
+};
+#undef V1
+#undef V2
+#undef CONTAIN_SECS
+
 static const char *const ktest_lines[] = {
 	"ktest",
 	NULL,
 };
 
 static const struct script scripts[] = {
+	{"contain-high", contain_high_lines,
+	 "the fork bomb under memory.high 8M (boot with cgroup=v2)"},
+	{"contain-kmem", contain_kmem_lines,
+	 "the fork bomb under an 8M kmem limit, measured"},
+	{"contain-max", contain_max_lines,
+	 "the fork bomb under memory.max 8M (boot with cgroup=v2)"},
+	{"contain-pids", contain_pids_lines,
+	 "the fork bomb under pids.max 481"},
+	{"contain-v2", contain_v2_lines,
+	 "memory.max, memory.high and pids.max in one v2 boot"},
 	{"demo", demo_lines, "the fork bomb contained by an 8M kmem limit"},
 	{"demo-unlimited", demo_unlimited_lines,
 	 "the same fork bomb with no kmem limit"},

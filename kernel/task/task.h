@@ -44,6 +44,7 @@ enum task_state {
 
 struct mem_cgroup;
 struct page;
+struct pids_cgroup;
 struct program;
 
 /*
@@ -84,14 +85,18 @@ struct task {
 	volatile bool exiting;        /* in task_exit(), or past it */
 	bool autoreap;                /* nobody waits: the reaper reaps it */
 	bool reaped;                  /* out of the PID table */
+	int in_kernel;                /* > 0: in a kernel service (a kill
+				       * waits until it returns) */
 	/* Called by the reaper once it has reaped an autoreap task, if set
 	 * (a job's end, for the shell: kernel/sched/fork.h task_spawn_job). */
 	void (*on_reap)(void *data, int pid, bool killed);
 	void *on_reap_data;
 	uint64_t birth;               /* order of creation: a count that
 				       * never wraps (the OOM tie-break) */
-	int in_kernel;                /* > 0: in a kernel service (a kill
-				       * waits until it returns) */
+	/* The pids domain this task is counted in, from its fork until it
+	 * is reaped - zombies count (kernel/cgroup/pids.c); NULL: in the
+	 * root, which counts nobody. */
+	struct pids_cgroup *pids;
 	struct page *stack;           /* its kernel stack, THREAD_SIZE */
 	struct list_head pid_node;    /* in the PID table's hash chain */
 	struct list_head all_node;    /* on the list of all tasks, for ps */
@@ -102,6 +107,10 @@ struct task {
 	unsigned int cpu;             /* its run queue (or last one) */
 	bool on_rq;                   /* runnable: queued or running */
 	int saved_preempt_count;      /* the CPU's count while switched out */
+	/* /proc/PID/oom_score_adj, -1000..1000: moves the v2 OOM killer's
+	 * score (mm/memcg/memcg_v2_oom.c; -1000: never chosen); inherited
+	 * at fork. Here, in the hole before a 64-bit field. */
+	int oom_score_adj;
 	uint64_t runtime;             /* TSC cycles it has run */
 
 	/* Set: kernel allocations of this task are charged to this domain
@@ -113,5 +122,14 @@ struct task {
 	 * memcg_kmem_payer (mm/memcg_hooks.h). */
 	struct mem_cgroup *kmem_payer;
 };
+
+/*
+ * A struct task comes from a cache aligned to 64-byte lines: at 960 bytes
+ * four fit in one 4 KiB slab page, and a fork is charged a quarter page for
+ * it. At 961 only three would fit, and every figure of the kmem demo (481
+ * tasks under 8M) would change: a new field must fill a hole.
+ */
+_Static_assert(sizeof(struct task) <= 960,
+	       "struct task must stay within 960 bytes: 4 per slab page");
 
 #endif

@@ -128,6 +128,7 @@ int mem_cgroup_try_charge(struct mem_cgroup *memcg, gfp_t gfp,
 		if (mem_cgroup_do_charge(memcg, nr_pages, &fail_res) == 0)
 			return 0;
 		mem_over_limit = mem_cgroup_from_res(fail_res);
+		memcg_v2_event(mem_over_limit, MEMCG_MAX, 1);
 
 		/* Draining and reclaim wait for other CPUs and free pages:
 		 * not for callers that may not wait. */
@@ -241,10 +242,15 @@ charge_kmem_pages_refused(struct mem_cgroup *memcg, gfp_t gfp,
 
 	res_counter_charge_two_refused(&memcg->res, &memcg->kmem, refused,
 				       bytes);
-	if (charge_kmem_refused(memcg, gfp, nr_pages) == 0)
-		return 0;
-	mem_cgroup_put_many(memcg, nr_pages);
-	return -ENOMEM;
+	/* cgroup v2 OOM-kills in the refusing domain and tries again
+	 * (mm/memcg/memcg_v2.c); the 2012 design gives up at once. */
+	while (charge_kmem_refused(memcg, gfp, nr_pages)) {
+		if (!memcg_v2_charge_refused(memcg, gfp, nr_pages)) {
+			mem_cgroup_put_many(memcg, nr_pages);
+			return -ENOMEM;
+		}
+	}
+	return 0;
 }
 
 /*

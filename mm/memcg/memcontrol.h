@@ -51,6 +51,7 @@
 #include "mm/gfp.h"
 #include "mm/line_transfer.h"
 #include "mm/memcg_hooks.h"
+#include "mm/memcg/memcg_v2.h"
 #include "mm/memcg/res_counter.h"
 
 struct page;
@@ -60,6 +61,7 @@ struct task;
 #define MEMCG_PATH_MAX 256  /* as CTL_PATH_MAX */
 
 struct kmem_cache;
+struct pids_cgroup;
 
 /* A user charge is retried this many times, reclaiming between tries,
  * before the domain's OOM killer is called (Linux's value). */
@@ -111,9 +113,13 @@ struct mem_cgroup {
 	struct list_head sibling;      /* on parent->children */
 	struct list_head tasks;        /* its tasks, by task->memcg_node */
 	unsigned int nr_tasks;
+	/* Its task count (kernel/cgroup/pids.c), from mkdir to rmdir; NULL
+	 * in the root, which counts nobody. */
+	struct pids_cgroup *pids;
 
 	int under_oom;  /* tasks waiting in this domain's OOM (atomic) */
 	unsigned long oom_kill;  /* its tasks the OOM killer chose (atomic) */
+	struct memcg_v2 v2;      /* cgroup v2's files (mm/memcg/memcg_v2.h) */
 
 	/* Statistics of the pages it owns itself, in pages; rss and cache
 	 * under user_memory_lock, kernel_stack atomic. */

@@ -65,7 +65,9 @@ void slab_accounting_setup(void)
 		return;
 	if (!strcmp(value, "objects"))
 		memcg_slab_set_objects(true);
-	else if (strcmp(value, "caches") != 0)
+	else if (!strcmp(value, "caches"))
+		memcg_slab_set_objects(false);  /* cgroup=v2 chose objects */
+	else
 		strcpy(bad_value, value);
 }
 

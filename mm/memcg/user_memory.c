@@ -202,6 +202,12 @@ static int user_memory_charge(struct task *task, struct mem_cgroup *memcg)
 		/* A killed task gives up: its exit frees what it holds. */
 		if (task_kill_pending(task))
 			return -ENOMEM;
+		/* cgroup v2's OOM killer scores kernel pages too. */
+		if (cgroup_v2) {
+			if (!memcg_v2_charge_refused(memcg, GFP_KERNEL, 1))
+				return -ENOMEM;
+			continue;
+		}
 		if (mem_cgroup_oom(over_limit) < 0)
 			return -ENOMEM;
 	}
@@ -231,6 +237,7 @@ int user_memory_alloc(unsigned long nr_pages, enum user_page_kind kind)
 
 	if (!task)
 		return -EINVAL;
+	memcg_v2_throttle();  /* above memory.high: pay for it first */
 	for (unsigned long i = 0; i < nr_pages; i++) {
 		struct mem_cgroup *memcg;
 		struct page *page;

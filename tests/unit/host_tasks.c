@@ -6,7 +6,11 @@
  */
 #include "tests/unit/host_tasks.h"
 
+#include <stdlib.h>
+
 #include "kernel/base/platform.h"
+#include "kernel/sched/fork.h"
+#include "kernel/sched/task_table.h"
 #include "kernel/task/task_ops.h"
 
 static struct task *tasks[HOST_MAX_TASKS];
@@ -112,4 +116,34 @@ void oom_wait(void)
 void oom_wake_all(void)
 {
 	host_oom_wakes++;
+}
+
+/* --- kernel/sched/fork.h and task_table.h, the parts kernel/cgroup uses --- */
+
+const struct cgroup_fork_ops *host_cgroup_fork_ops;
+
+void cgroup_fork_register(const struct cgroup_fork_ops *ops)
+{
+	host_cgroup_fork_ops = ops;
+}
+
+struct task **task_snapshot(size_t *nr)
+{
+	struct task **all = malloc(sizeof(*all) * HOST_MAX_TASKS);
+	size_t n = 0;
+
+	if (!all) {
+		*nr = 0;
+		return NULL;
+	}
+	for (int i = 0; i < HOST_MAX_TASKS; i++)
+		if (tasks[i])
+			all[n++] = tasks[i];
+	*nr = n;
+	return all;
+}
+
+void task_snapshot_put(struct task **all, size_t nr)
+{
+	free(all);
 }

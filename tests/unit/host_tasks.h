@@ -40,4 +40,9 @@ extern void (*host_kill_hook)(struct task *task);
 extern void (*host_oom_wait_hook)(void);
 extern int host_oom_waits, host_oom_wakes;
 
+/* What cgroup_fork_register() was given (kernel/sched/fork.h), if
+ * anything: on the host, no start-up code runs it. */
+struct cgroup_fork_ops;
+extern const struct cgroup_fork_ops *host_cgroup_fork_ops;
+
 #endif

@@ -61,16 +61,30 @@ static const char *const files[] = {
 	"memory.stat", "tasks", "cgroup.kill",
 };
 
+/* The pids controller's, after those, in every domain but the root. */
+static const char *const pids_files_listed[] = {
+	"pids.current", "pids.events", "pids.events.local", "pids.max",
+	"pids.peak",
+};
+
 static void test_listing(void **state)
 {
 	char buf[2048], why[CTL_WHY_MAX], expect[2048] = "";
+
+	char root[2048];
 
 	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
 		strcat(expect, files[i]);
 		strcat(expect, "\n");
 	}
+	strcpy(root, expect);
+	for (size_t i = 0; i < ARRAY_SIZE(pids_files_listed); i++) {
+		strcat(expect, pids_files_listed[i]);
+		strcat(expect, "\n");
+	}
 	assert_true(host_ctl_list("/cgroup/A", buf, sizeof(buf), why) > 0);
 	assert_string_equal(buf, expect);
+	strcpy(expect, root);
 	strcat(expect, "cgroup.stat\nA\n");
 	assert_true(host_ctl_list("/cgroup", buf, sizeof(buf), why) > 0);
 	assert_string_equal(buf, expect);

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mm/memcg/memcg_v2.h - cgroup v2's memory controller over the same
+ * domains (Linux: memory.max, memory.high and memory.events in
+ * mm/memcontrol.c).
+ *
+ * Booted with cgroup=v2, every domain but the root accounts its kernel
+ * memory from birth, use_hierarchy is always on, and the res counter is
+ * the one counter of user and kernel pages: memory.max is its limit. A
+ * kernel charge that res refuses, after the draining and reclaim every
+ * charge does, goes to the domain's OOM killer (mm/memcg/memcg_v2_oom.c)
+ * and is retried once the victim's memory is back, instead of failing as
+ * in the 2012 design. memory.high throttles the tasks of a domain above
+ * it at their next fork or user allocation. The files themselves are in
+ * kernel/cgroup/cgroup2_memory.c.
+ */
+#ifndef MM_MEMCG_V2_H
+#define MM_MEMCG_V2_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "mm/gfp.h"
+
+struct mem_cgroup;
+
+/* Set once at boot by cgroup=v2 (cgroup_mode_setup); read everywhere. */
+extern bool cgroup_v2;
+
+/* memory.events, in the order the file prints them (Linux's names). */
+enum memcg_v2_event {
+	MEMCG_LOW,
+	MEMCG_HIGH,
+	MEMCG_MAX,
+	MEMCG_OOM,
+	MEMCG_OOM_KILL,
+	MEMCG_OOM_GROUP_KILL,
+	MEMCG_NR_EVENTS,
+};
+
+extern const char *const memcg_v2_event_names[MEMCG_NR_EVENTS];
+
+/* A domain's v2 state, inside struct mem_cgroup (member v2). */
+struct memcg_v2 {
+	unsigned long events[MEMCG_NR_EVENTS];        /* this and below */
+	unsigned long events_local[MEMCG_NR_EVENTS];  /* this one only */
+	int64_t high;     /* bytes, a page multiple; RES_COUNTER_MAX: max */
+	int64_t min, low; /* read back; no protection is implemented */
+	bool oom_group;   /* memory.oom.group: kill the domain as a whole */
+};
+
+/* memcg_v2_domain_init - a new domain (or the root at boot): v2's
+ * defaults, and in v2 its kernel memory accounted from now on. */
+void memcg_v2_domain_init(struct mem_cgroup *memcg);
+
+/* memcg_v2_event - count ev in memcg's events_local, and in events of
+ * memcg and each ancestor below the root. No-op in v1. Any context. */
+void memcg_v2_event(struct mem_cgroup *memcg, enum memcg_v2_event ev,
+		    unsigned long n);
+
+/*
+ * memcg_v2_charge_refused - a kernel charge of nr_pages to memcg was
+ * refused after draining and reclaim. In v2: OOM-kill in the domain
+ * whose limit refused (memcg_v2_oom), and wait for the victim's memory.
+ * Returns true: try the charge again; false: give up (v1, a caller that
+ * may not sleep, the current task is a victim, or nobody can be killed).
+ */
+bool memcg_v2_charge_refused(struct mem_cgroup *memcg, gfp_t gfp,
+			     unsigned int nr_pages);
+
+/*
+ * memcg_v2_set_max - memory.max: set res's limit at once, even below the
+ * usage (Linux: xchg), then drain, reclaim, and kill tasks of the domain
+ * until what they hold covers the excess. Never refuses. Called from a
+ * control-file handler: does not sleep (the victims exit after it).
+ */
+void memcg_v2_set_max(struct mem_cgroup *memcg, int64_t bytes);
+
+/* memcg_v2_set_high - memory.high: set it, then drain and reclaim down
+ * to it if above; never kills, never refuses. */
+void memcg_v2_set_high(struct mem_cgroup *memcg, int64_t bytes);
+
+/*
+ * memcg_v2_throttle - the current task is about to fork or allocate: if
+ * its domain (or an ancestor) is above memory.high, count high, reclaim,
+ * and sleep a penalty that grows with the overage (at most 2 s). Task
+ * context, no locks held. Cheap and does nothing in v1.
+ */
+void memcg_v2_throttle(void);
+
+#endif

@@ -1,0 +1,195 @@
+#!/usr/bin/perl
+# SPDX-License-Identifier: MIT
+# tests/qemu/v2_files.t - booted with cgroup=v2: the unified tree at
+# /sys/fs/cgroup, every cgroup.* and memory.* file read in Linux's format,
+# and every bad write refused with Linux's error and nothing changed -
+# what Linux's selftests (test_core, test_memcontrol) and LTP check of
+# the same files. Then the cgroups are emptied and removed: no dying
+# descendant left, and check: ok.
+use strict;
+use warnings;
+use FindBin;
+use lib "$FindBin::Bin/lib";
+use Test::More;
+use Tally;
+
+my $t = Tally->boot(smp => 2, mem => '256M', append => 'cgroup=v2',
+		    timeout => 900);
+is($t->prompt(60), '/', 'prompt') or BAIL_OUT('no prompt');
+my $R = '/sys/fs/cgroup';
+
+# refused(ENAME, command...) - each command answers exactly one line
+# "error: ENAME: <explanation>".
+sub refused {
+	my ($name, @cmds) = @_;
+	for my $c (@cmds) {
+		like($t->cmd($c, 60) // 'no prompt', qr/^error: $name: \S.*$/,
+		     "'$c': $name");
+	}
+}
+
+sub reads {
+	my ($path, $want, $what) = @_;
+	is($t->file($path), $want, $what // "$path reads '$want'");
+}
+
+# --- the tree ---------------------------------------------------------------
+like($t->transcript, qr/^cgroup: v2 \(one unified tree at \/sys\/fs\/cgroup\)$/m,
+     'the boot says v2');
+like($t->transcript, qr/^slab_accounting: objects /m,
+     'v2 defaults to the objects slab design');
+refused('ENOENT', 'ls /cgroup', 'mkdir /cgroup/A');
+like($t->file('/proc/mounts'),
+     qr{^cgroup2 /sys/fs/cgroup cgroup2 \S+ 0 0$}m, '/proc/mounts lists cgroup2');
+
+# --- the root ---------------------------------------------------------------
+reads("$R/cgroup.controllers", 'memory pids');
+reads("$R/cgroup.subtree_control", '', 'the root enables nothing at boot');
+reads("$R/cgroup.stat", "nr_descendants 0\nnr_dying_descendants 0");
+reads("$R/cgroup.max.descendants", 'max');
+reads("$R/cgroup.max.depth", 'max');
+like($t->file("$R/cgroup.procs"), qr/\A(\d+\n)*\d+\z/, 'root cgroup.procs: PIDs');
+refused('ENOENT', map { "cat $R/$_" } qw(cgroup.events cgroup.type
+	memory.current memory.max memory.events pids.max pids.current));
+refused('EINVAL', "echo 1 > $R/cgroup.controllers");
+
+# memory.stat: Linux's v2 keys, in Linux's order, and only numbers.
+my @keys = qw(anon file kernel kernel_stack pagetables percpu sock vmalloc
+	shmem file_mapped file_dirty file_writeback inactive_anon active_anon
+	inactive_file active_file unevictable slab_reclaimable
+	slab_unreclaimable slab);
+sub stat_keys_ok {
+	my ($dir) = @_;
+	my @lines = split /\n/, $t->file("$dir/memory.stat");
+	is(join(' ', map { (split ' ')[0] } @lines), "@keys",
+	   "$dir/memory.stat: Linux's keys in Linux's order");
+	is(scalar(grep { !/^\w+ \d+$/ } @lines), 0,
+	   "$dir/memory.stat: every line 'key bytes'");
+}
+stat_keys_ok($R);
+
+# --- a child, before and after memory is enabled -----------------------------
+is($t->cmd("mkdir $R/A"), '', 'mkdir A');
+reads("$R/A/cgroup.controllers", '', 'A may enable nothing yet');
+reads("$R/A/cgroup.type", 'domain');
+reads("$R/A/cgroup.events", "populated 0\nfrozen 0");
+reads("$R/A/cgroup.procs", '', 'A has no task');
+refused('ENOENT', "cat $R/A/memory.max", "cat $R/A/pids.max");
+
+# subtree_control: the grammar, all or nothing.
+refused('EINVAL', map { "echo $_ > $R/cgroup.subtree_control" }
+	'memory', '+foo', '+memory +foo', 'memory+', '+', '-', '++memory');
+reads("$R/cgroup.subtree_control", '', 'bad writes enabled nothing');
+is($t->cmd("echo +memory +pids > $R/cgroup.subtree_control"), '',
+   'the root enables memory and pids');
+reads("$R/cgroup.subtree_control", 'memory pids');
+reads("$R/A/cgroup.controllers", 'memory pids', 'A may enable both');
+reads("$R/A/pids.$_", 'max') for qw(max);
+reads("$R/A/pids.$_", '0') for qw(current peak);
+reads("$R/A/pids.events", 'max 0');
+reads("$R/A/pids.events.local", 'max 0');
+is($t->cmd("echo +memory > $R/cgroup.subtree_control"), '',
+   'enabling it again changes nothing');
+
+# The memory files of a fresh cgroup.
+reads("$R/A/memory.current", '0', 'a fresh cgroup has memory.current 0');
+reads("$R/A/memory.$_", 'max') for qw(high max swap.max);
+reads("$R/A/memory.$_", '0') for qw(min low peak swap.current oom.group);
+my $events0 = "low 0\nhigh 0\nmax 0\noom 0\noom_kill 0\noom_group_kill 0";
+reads("$R/A/memory.events", $events0);
+reads("$R/A/memory.events.local", $events0);
+stat_keys_ok("$R/A");
+
+# Sizes: max or bytes, memparse suffixes, rounded down to pages.
+for (['1M', 1048576], ['4097', 4096], ['8195', 8192], ['0x2000', 8192],
+     ['64k', 65536], ['2G', 2147483648], ['max', 'max']) {
+	my ($in, $out) = @$_;
+	is($t->cmd("echo $in > $R/A/memory.max"), '', "memory.max $in");
+	reads("$R/A/memory.max", $out, "memory.max $in reads back $out");
+}
+is($t->cmd("echo 3M > $R/A/memory.high"), '', 'memory.high 3M');
+is($t->cmd("echo 2M > $R/A/memory.max"), '', 'memory.max 2M');
+for my $f (qw(min low)) {
+	is($t->cmd("echo 1M > $R/A/memory.$f"), '', "memory.$f 1M");
+	reads("$R/A/memory.$f", '1048576', "memory.$f reads back");
+}
+refused('EINVAL', map { my $f = $_; map { "echo $_ > $R/A/memory.$f" }
+	'xx', '1.0', '1xx', '-1', '1T', 'maxx', '0x' } qw(max high min low));
+refused('EINVAL', map { "echo $_ > $R/A/memory.oom.group" } '2', '-1', 'x');
+refused('EINVAL', map { "echo $_ > $R/A/memory.swap.max" } '1M', 'x');
+refused('EINVAL', map { "echo 1 > $R/A/memory.$_" }
+	qw(current peak events events.local stat swap.current));
+reads("$R/A/memory.max", '2097152', 'bad writes left memory.max');
+reads("$R/A/memory.high", '3145728', 'bad writes left memory.high');
+reads("$R/A/memory.min", '1048576', 'bad writes left memory.min');
+reads("$R/A/memory.oom.group", '0', 'bad writes left memory.oom.group');
+is($t->cmd("echo 1 > $R/A/memory.oom.group"), '', 'memory.oom.group 1');
+reads("$R/A/memory.oom.group", '1');
+is($t->cmd("echo 0 > $R/A/memory.swap.max"), '', 'memory.swap.max 0');
+reads("$R/A/memory.swap.max", '0');
+
+# --- tasks: cgroup.procs, no internal processes -----------------------------
+is($t->cmd("mkdir $R/A/B"), '', 'mkdir A/B');
+refused('ENOENT', "cat $R/A/B/memory.max",
+	"echo +memory > $R/A/B/cgroup.subtree_control");
+my $pid = $t->run_pid("$R/A spin");
+ok($pid, "a task in A (pid $pid)");
+reads("$R/A/cgroup.procs", $pid);
+reads("$R/A/cgroup.events", "populated 1\nfrozen 0");
+reads("$R/A/pids.current", '1', 'pids.current counts it');
+refused('EBUSY', "echo +memory > $R/A/cgroup.subtree_control");
+reads("$R/A/cgroup.subtree_control", '', 'no internal processes: refused');
+is($t->cmd("echo +pids > $R/A/cgroup.subtree_control"), '',
+   'pids alone may be enabled over tasks');
+reads("$R/A/cgroup.subtree_control", 'pids');
+reads("$R/A/B/cgroup.controllers", 'pids');
+reads("$R/A/B/pids.max", 'max', 'A/B has the pids files');
+refused('ENOENT', "cat $R/A/B/memory.max");
+refused('EBUSY', "run $R/A spin", "echo $pid > $R/A/cgroup.procs",
+	"echo -pids > $R/cgroup.subtree_control",
+	"echo -memory -pids > $R/cgroup.subtree_control");
+reads("$R/cgroup.subtree_control", 'memory pids', 'nothing was disabled');
+refused('EINVAL', map { "echo $_ > $R/A/B/cgroup.procs" } 'x', '1x', '-1', '1.0');
+refused('ESRCH', "echo 99999 > $R/A/B/cgroup.procs");
+is($t->cmd("echo $pid > $R/A/B/cgroup.procs"), '', 'move the task to A/B');
+reads("$R/A/B/cgroup.procs", $pid, 'A/B has it');
+reads("$R/A/cgroup.procs", '', 'A has it no more');
+reads("$R/A/cgroup.events", "populated 1\nfrozen 0", 'A: populated below');
+reads("$R/A/B/pids.current", '1', "the task's count moved with it");
+reads("$R/A/pids.current", '1', 'and counts in A still');
+
+# --- cgroup.max.*, cgroup.kill, cgroup.type ---------------------------------
+for my $f (qw(descendants depth)) {
+	refused('EINVAL', "echo x > $R/A/cgroup.max.$f");
+	refused('ERANGE', "echo -1 > $R/A/cgroup.max.$f");
+	reads("$R/A/cgroup.max.$f", 'max', "bad writes left cgroup.max.$f");
+}
+is($t->cmd("echo 1 > $R/A/cgroup.max.descendants"), '', 'A: max.descendants 1');
+reads("$R/A/cgroup.max.descendants", '1');
+refused('EAGAIN', "mkdir $R/A/C");
+is($t->cmd("echo max > $R/A/cgroup.max.descendants"), '', 'back to max');
+is($t->cmd("echo 1 > $R/A/cgroup.max.depth"), '', 'A: max.depth 1');
+refused('EAGAIN', "mkdir $R/A/B/D");
+is($t->cmd("mkdir $R/A/C"), '', 'a sibling at depth 1 is allowed');
+is($t->cmd("rmdir $R/A/C"), '', 'rmdir A/C');
+reads("$R/cgroup.stat", "nr_descendants 2\nnr_dying_descendants 0");
+reads("$R/A/cgroup.stat", "nr_descendants 1\nnr_dying_descendants 0");
+
+refused('EINVAL', "echo x > $R/A/B/cgroup.kill", "echo domain > $R/A/B/cgroup.type");
+refused('ERANGE', "echo 2 > $R/A/B/cgroup.kill", "echo 0 > $R/A/B/cgroup.kill");
+refused('EOPNOTSUPP', "echo threaded > $R/A/B/cgroup.type");
+reads("$R/A/B/cgroup.type", 'domain', 'still a domain');
+reads("$R/A/B/cgroup.procs", $pid, 'bad kills killed nothing');
+
+# --- removal ----------------------------------------------------------------
+refused('EBUSY', "rmdir $R/A", "rmdir $R/A/B");
+is($t->cmd("echo 1 > $R/A/B/cgroup.kill"), '', 'cgroup.kill A/B');
+ok($t->until_true(30, sub { $t->file("$R/A/cgroup.events") =~ /^populated 0$/m }),
+   'A is no longer populated');
+ok($t->until_true(30, sub { $t->cmd("rmdir $R/A/B") eq '' }), 'rmdir A/B');
+is($t->cmd("rmdir $R/A"), '', 'rmdir A');
+ok($t->until_true(30, sub { $t->file("$R/cgroup.stat") eq
+	"nr_descendants 0\nnr_dying_descendants 0" }), 'nothing left dying');
+$t->check_ok('after the v2 files');
+is($t->poweroff, 1, 'poweroff');
+done_testing();
