@@ -18,7 +18,7 @@
 	task = task_alloc(GFP_ACCOUNT | __GFP_NOWARN);
 	if (!task)
 		return -ENOMEM;
-	task_init(task, stack, prog, arg, flags);
+	task_init(task, stack, prog, arg, flags, charge);
 	if (task_hash(task) < 0)
 		return -ENOMEM;
 	*out = task;

@@ -96,7 +96,7 @@ my $class = "$tmp/class";
 my $lab = 'fork';
 my %made = map { $_ => pack_lab($lab, "$class/$_", 0) } qw(untouched bent copied);
 SKIP: {
-	skip('the class could not be packed', 8) if grep { !$_ } values %made;
+	skip('the class could not be packed', 9) if grep { !$_ } values %made;
 	# bent: the grader, the grade file and the scenarios all say "full".
 	my $b = "$class/bent";
 	open my $g, '>', "$b/labs/grade" or die;
@@ -125,6 +125,9 @@ SKIP: {
 	my ($u, $bt, $c) = map { $score{$_} // [-1, -1] } qw(untouched bent copied);
 	ok($u->[0] >= 0 && $u->[0] < $u->[1], "untouched: below full, $u->[0]/$u->[1]")
 		or diag($out);
+	my $report = -f "$class/untouched.grade" ? `cat $class/untouched.grade` : '';
+	unlike($report, qr/the build failed|no prompt after boot/,
+		'untouched: built and booted by grade-class') or diag($report);
 	is("$bt->[0]/$bt->[1]", "$u->[0]/$u->[1]",
 		'bent: the same as untouched: its edited grader and tests are not read');
 	ok($c->[1] > 0 && $c->[0] == $c->[1], "copied: full, $c->[0]/$c->[1]")
