@@ -108,7 +108,7 @@ struct task {
 	bool on_rq;                   /* runnable: queued or running */
 	int saved_preempt_count;      /* the CPU's count while switched out */
 	/* /proc/PID/oom_score_adj, -1000..1000: moves the v2 OOM killer's
-	 * score (mm/memcg/memcg_v2_oom.c; -1000: never chosen); inherited
+	 * score (mm/memcg/memcg_v2.c; -1000: never chosen); inherited
 	 * at fork. Here, in the hole before a 64-bit field. */
 	int oom_score_adj;
 	uint64_t runtime;             /* TSC cycles it has run */

@@ -21,9 +21,10 @@
  *   mm/memcg/kmem_hooks.c   the three page-allocator hooks
  *   mm/memcg/user_memory.c  user pages (rss, cache), reclaim, moving charges
  *   mm/memcg/memcg_oom.c    the domain OOM killer, for user memory only
- *   mm/memcg/memcg_stat.c   memory.stat
+ *   mm/memcg/memcg_v2.c     cgroup v2: memory.max, memory.high, events, and
+ *                     the OOM killer that knows kernel memory
+ *   mm/memcg/memcg_stat.c   memory.stat, and every domain at once for it
  *   mm/memcg/memcg_id.c     domain ids: how many domains there may be
- *   mm/memcg/memcg_snapshot.c  every domain at once, for memory.stat
  *   mm/memcg/memcg_check.c  the invariants `check` verifies
  *
  * Locking, outermost first:
@@ -336,7 +337,7 @@ unsigned long mem_cgroup_nr_domains(void);
 unsigned long mem_cgroup_nr_dying(void);
 
 /*
- * mem_cgroup_snapshot (mm/memcg/memcg_snapshot.c) - every domain, dying
+ * mem_cgroup_snapshot (mm/memcg/memcg_stat.c) - every domain, dying
  * ones included, each with a reference: an array from kmalloc, *nr
  * entries. NULL (and *nr 0) if out of memory. Give it back with
  * mem_cgroup_snapshot_put().

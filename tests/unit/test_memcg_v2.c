@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * tests/unit/test_memcg_v2.c - cgroup v2's OOM killer and memory.events
- * (mm/memcg/memcg_v2_oom.c, mm/memcg/memcg_v2.c): the victim is the task
+ * (mm/memcg/memcg_v2.c): the victim is the task
  * with the most charged pages, moved by oom_score_adj, -1000 never; a
  * group kill takes the whole cgroup and counts as Linux does; a second
  * OOM waits for a victim still on its way out; events are counted in the
@@ -16,7 +16,6 @@
 #include <cmocka.h>
 
 #include "mm/memcg/memcg_v2.h"
-#include "mm/memcg/memcg_v2_oom.h"
 #include "tests/unit/memcg_test.h"
 
 static struct mem_cgroup *A, *B;
