@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * mm/memcg/kmem_hooks.h - the page allocator's hooks of kernel-memory
- * accounting (docs/interface.md: memcg_kmem_new_page,
- * memcg_kmem_commit_page, memcg_kmem_free_page; Linux 2012:
- * memcg_kmem_newpage_charge, memcg_kmem_commit_charge,
- * memcg_kmem_uncharge_pages). They learn who pays from memcg_kmem_payer
- * (mm/memcg_hooks.h).
+ * accounting: the charge, memcg_kmem_commit_page and
+ * memcg_kmem_uncharge_page (Linux 2012: memcg_kmem_newpage_charge,
+ * memcg_kmem_commit_charge, memcg_kmem_uncharge_pages). They learn who
+ * pays from memcg_kmem_payer (mm/memcg_hooks.h).
  *
  * A charge is a receipt (struct kmem_charge): taken before the pages are
  * allocated, then committed to the page (memcg_kmem_commit_page) or, if
@@ -134,18 +133,19 @@ static inline void memcg_kmem_commit_charge(struct page *page,
 void memcg_kmem_cancel_charge(struct kmem_charge charge, unsigned int order);
 
 /*
- * memcg_kmem_new_page, memcg_kmem_commit_page - the hooks as
- * docs/interface.md names them, for callers that charge before they
- * allocate (the slab's child caches, the tests). new_page returns false
- * if the charge was refused; *handle is the domain charged, or NULL.
+ * memcg_kmem_new_page, memcg_kmem_commit_page - the 2012 pair, for
+ * callers that charge before they allocate: the unit tests, and (commit
+ * only) the slab's child caches, memcg_slab_alloc_pages. new_page
+ * returns false if the charge was refused; *handle is the domain
+ * charged, or NULL.
  * commit_page with page NULL gives the charge back.
  */
 bool memcg_kmem_new_page(gfp_t gfp, struct mem_cgroup **handle, int order);
 void memcg_kmem_commit_page(struct page *page, struct mem_cgroup *handle,
 			    int order);
 
-/* memcg_kmem_uncharge_page - the third hook (docs/interface.md:
- * memcg_kmem_free_page) for a charge the stock did not take back (why):
+/* memcg_kmem_uncharge_page - the third hook (Linux 2012:
+ * memcg_kmem_uncharge_pages), for a charge the stock did not take back:
  * recorded, and given back to the counters with its references. The page
  * is free by now: it is only named (its pfn), never read. */
 void memcg_kmem_uncharge_page(struct mem_cgroup *memcg,
