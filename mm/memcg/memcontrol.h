@@ -17,8 +17,13 @@
  *                     references
  *   mm/memcg/memcg_charge.c charging: res through the per-CPU stock, then kmem;
  *                     draining and reclaim before a charge is given up
+ *   mm/memcg/res_counter.c  the counters, charged up the tree without a lock
  *   mm/memcg/stock.c        the per-CPU charge stock
  *   mm/memcg/kmem_hooks.c   the three page-allocator hooks
+ *   mm/memcg/charged_pages.c  kernel pages allocated and freed with their
+ *                     charge
+ *   mm/memcg/memcg_slab.c   `caches`: each domain's child slab caches
+ *   mm/memcg/obj_owner.c    `objects`: owner records and byte stocks
  *   mm/memcg/user_memory.c  user pages (rss, cache), reclaim, moving charges
  *   mm/memcg/memcg_oom.c    the domain OOM killer, for user memory only
  *   mm/memcg/memcg_v2.c     cgroup v2: memory.max, memory.high, events, and
@@ -26,6 +31,7 @@
  *   mm/memcg/memcg_stat.c   memory.stat, and every domain at once for it
  *   mm/memcg/memcg_id.c     domain ids: how many domains there may be
  *   mm/memcg/memcg_check.c  the invariants `check` verifies
+ *   mm/memcg/memcg_trace.c  memcg's trace events
  *
  * Locking, outermost first:
  *   ctl_lock (kernel/fs/ctlfs.c: every control-file handler runs under it)
@@ -90,9 +96,9 @@ struct mem_cgroup {
 	 * allocation from each and destroyed when the domain is freed. */
 	struct memcg_kmem_view view;
 
-	/* The counters, each with its own lock. With use_hierarchy in the
-	 * parent (and the parent not the root), their parents are the
-	 * parent's counters. */
+	/* The counters, charged without a lock (mm/memcg/res_counter.c).
+	 * With use_hierarchy in the parent (and the parent not the root),
+	 * their parents are the parent's counters. */
 	struct res_counter res;   /* user + kernel memory */
 	struct res_counter kmem;  /* kernel memory only */
 
@@ -138,7 +144,7 @@ struct mem_cgroup {
 	char name[MEMCG_NAME_MAX + 1];
 
 	/* Scratch space for mm/memcg/memcg_check.c and mm/memcg/memcg_stat.c,
-	 * under their own lock. */
+	 * under census_lock (mm/memcg/memcg_stat.c). */
 	int64_t scan_res, scan_kmem;
 	long scan_kmem_pages, scan_user_pages, scan_slab_pages;
 	uint64_t scan_slab_bytes;  /* `objects`: its records' live objects */

@@ -132,12 +132,14 @@ __res_counter_charge_one(struct res_counter *c, int64_t val)
 }
 
 /*
- * __res_counter_try_charge_chain - charge val to counter and its
+ * __res_counter_charge_chain - charge val to counter and its
  * ancestors, and return NULL; or stop at the first counter that refuses
  * and return it, with the counters below it still charged and nothing
  * counted or traced for the refusal: the caller finishes that out of line
- * (charge_tree's refusal, res_counter_charge_two_refused). No call in it,
- * so that a caller whose refusal path is a tail call is a leaf.
+ * (charge_tree's refusal, res_counter_charge_two_refused). Each level it
+ * charges is traced if trace_each (__res_counter_try_charge_chain, for
+ * charge_tree). No call in it, so that a caller whose refusal path is a
+ * tail call is a leaf.
  */
 static __attribute__((always_inline)) inline struct res_counter *
 __res_counter_charge_chain(struct res_counter *counter, int64_t val,
