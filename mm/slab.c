@@ -32,13 +32,17 @@
  * and the poisoning of free objects under slab_debug - are
  * mm/slab_check.c. What the three share: mm/slab_internal.h.
  *
- * Accounting happens at two points only: the fast path (mm/slab_alloc.c)
- * chooses the cache to take the object from in its interrupts-off section
- * (slab_payer_charged: the payer's child cache for an accounted
- * allocation; the long way, memcg_kmem_get_cache, makes it if there is
- * none yet), and cache_grow() here takes a slab's pages through
- * memcg_slab_alloc_pages(), which charges a child cache's domain - and
- * nobody for a root cache.
+ * Accounting in `caches` happens at two points: the fast path
+ * (mm/slab_alloc.c) chooses the cache to take the object from in its
+ * interrupts-off section (slab_payer_charged: the payer's child cache for
+ * an accounted allocation; the long way, memcg_kmem_get_cache, makes it
+ * if there is none yet), and cache_grow() here takes a slab's pages
+ * through memcg_slab_alloc_pages(), which charges a child cache's
+ * domain - and nobody for a root cache. In `objects` there is no child
+ * cache and slabs are charged to nobody: mm/slab_alloc.c charges each
+ * accounted object by the byte as it is allocated and gives the bytes
+ * back as it is freed (mm/memcg/obj_owner.h); this file only keeps room
+ * in each slab for its objects' owner ids (fit, cache_grow).
  */
 #include "mm/slab_internal.h"
 

@@ -281,7 +281,7 @@ static inline bool is_child_cache(const struct kmem_cache *cache)
  * kmem_cache_create_child - for mm/memcg/memcg_slab.c: a copy of root (same
  * object size, alignment and slab order) called name, for one domain:
  * memcg_params.memcg = memcg, root_cache = root. It is on slab_caches and
- * keeps no empty slab but its CPU slabs (see slab_place, mm/slab_alloc.c).
+ * keeps no empty slab but its CPU slabs (see slab_place, mm/slab.c).
  * NULL if out of memory.
  */
 struct kmem_cache *kmem_cache_create_child(struct kmem_cache *root,
