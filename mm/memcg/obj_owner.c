@@ -6,14 +6,17 @@
  * drain_obj_stock, memcg_reparent_objcgs), and the boot option that
  * chooses it.
  *
- * The fast paths are in mm/slab_alloc.c: an accounted allocation takes
- * its bytes from this CPU's byte stock, and a free gives them back to it,
- * in the interrupts-off section that pops or pushes the object. This file
- * is the rest: a stock that cannot serve (another record's, or too few
- * bytes) sends the allocation here, where whole pages are charged to the
- * record's domain and the surplus refills the stock; a free the stock
- * cannot take puts the bytes in the record's leftover, and each whole
- * page of it is uncharged.
+ * The fast paths are in mm/slab_alloc.c, in the interrupts-off section
+ * that pops or pushes the object: an accounted allocation takes an
+ * object still charged to its record from this CPU's owned list, else
+ * its bytes from this CPU's byte stock; a free puts the object on the
+ * owned list, still charged, else gives its bytes back to the stock
+ * (slab_free_owned_slow). This file is the rest: a stock that cannot
+ * serve (another record's, or too few bytes) sends the allocation here,
+ * where whole pages are charged to the record's domain and the surplus
+ * refills the stock; a free the stock cannot take puts the bytes in the
+ * record's leftover (__memcg_slab_free_hook), and each whole page of it
+ * is uncharged.
  *
  * What keeps a record's domain (owner->memcg) alive: the record's
  * reference. It changes only under obj_owner_lock (reparenting), so a
