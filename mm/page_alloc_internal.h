@@ -149,15 +149,15 @@ static inline void free_charged_check(struct page *page, unsigned int order)
 		debug_check_free_block("free_accounted_pages", page, order);
 }
 
-/* free_prepare - reset a block's first page to a free page's state
- * (free_reset: the one place PG_kmemcg and page->memcg are cleared), and
- * poison its memory if asked (free_poison). */
+/* free_poison - fill a block's memory with the free pattern, if page
+ * poisoning is on (poison_pages, out of line). */
 static inline void free_poison(struct page *page, unsigned int order)
 {
 	if (unlikely(page_poisoning))
 		poison_pages(page, order);
 }
 
+/* free_reset - clear a block's first page to a free page's state. */
 static inline void free_reset(struct page *page)
 {
 	page->flags = 0;
@@ -165,6 +165,9 @@ static inline void free_reset(struct page *page)
 	page->memcg = NULL;
 }
 
+/* free_prepare - reset a block's first page to a free page's state
+ * (free_reset: where a freed block loses PG_kmemcg and page->memcg), and
+ * poison its memory if asked (free_poison). */
 static inline void free_prepare(struct page *page, unsigned int order)
 {
 	free_reset(page);
