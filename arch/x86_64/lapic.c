@@ -104,7 +104,7 @@ void lapic_stop_other_cpus(void)
 	lapic_write(LAPIC_ICR_LOW, ICR_NMI | ICR_ASSERT | ICR_ALL_BUT_SELF);
 }
 
-/* pit_wait_start/pit_done - PIT channel 2 counting down 'us' (mode 0). */
+/* pit_start/pit_done - PIT channel 2 counting down 'us' (mode 0). */
 static void pit_start(uint32_t us)
 {
 	uint32_t count = (uint32_t)(1193182ull * us / 1000000);

@@ -43,7 +43,7 @@ struct spinlock;
 
 /* One CPU's wait for one lock (or for other CPUs): when it began. */
 struct lock_debug_wait {
-	uint64_t since;   /* lock_debug_clock() at the first look; 0: none */
+	uint64_t since;   /* rdtsc() at the first look; 0: none */
 	uint32_t spins;
 	/* a lock's: the ticket being served at the last look */
 	uint16_t owner;

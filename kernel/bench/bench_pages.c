@@ -14,10 +14,9 @@
  * In a build with kmem accounting compiled out (make KMEM=0) the same
  * names measure the bare allocator: `make bench` prints the ratios.
  *
- * To charge a domain the allocation must come from one of its tasks. The
- * benchmark borrows the CPU: with interrupts off (so nothing can switch
- * tasks or look at the current task), it makes a stand-in task of the
- * domain current for the duration, then puts the real one back.
+ * To charge a domain without a task of its own, the benchmark makes it
+ * the active domain for the duration (bench_time_as, set_active_memcg),
+ * as `run` does for a new task, then puts the previous one back.
  */
 #include <errno.h>
 

@@ -15,7 +15,7 @@
 #include "mm/numa.h"
 #include "mm/pcp.h"
 
-/* What each CPU allocated in numa_alloc_on_each_cpu. */
+/* What each CPU allocated in alloc_on_this_cpu. */
 static struct page *order0_page[NR_CPUS], *order2_page[NR_CPUS];
 
 /* On every CPU at once (a function-call IPI, hence GFP_ATOMIC): one page

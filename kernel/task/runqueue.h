@@ -89,7 +89,7 @@ void rq_entity_init(struct rq_entity *e);
 /*
  * rq_enqueue - e becomes runnable here, in key's group, at the back of
  * that group's queue. e must not be on a run queue. Returns true if the
- * running task should give way to it (rq_wakeup_preempt).
+ * running task should give way to it (wakeup_preempt, runqueue.c).
  */
 bool rq_enqueue(struct runqueue *rq, struct rq_entity *e, void *key);
 

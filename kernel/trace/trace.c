@@ -90,8 +90,10 @@ struct trace_entry *trace_record_begin(const struct trace_event *ev,
 	if (!task) {
 		strcpy(e->comm, "<boot>");
 	} else if (task->pid < 0) {
-		/* charge_as_begin's stand-in (kernel/sched/fork.c): `run`
-		 * charging a task that has no PID yet. */
+		/* A PID below zero is shown as <new>, not as a number. No
+		 * task with one is made current: `run` charges a new task
+		 * with the shell current, through set_active_memcg
+		 * (kernel/sched/fork.c). */
 		strcpy(e->comm, "<new>");
 	} else {
 		e->pid = task->pid;
