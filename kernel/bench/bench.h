@@ -22,7 +22,9 @@
  *
  *   static void bench_page_order0(void)
  *   {
- *           bench_measure("page_order0", op, arg, 1);
+ *           struct bench_result r = bench_time(op, arg);
+ *
+ *           bench_print("page_order0", &r);
  *   }
  *   BENCH(page_order0);
  */

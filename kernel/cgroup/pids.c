@@ -5,9 +5,10 @@
  * A fork, from top to bottom:
  *
  *   task_fork / spawn (kernel/sched/fork.c)
- *     pids_can_fork       the child's domain: try_charge one task at every
- *                         level; over a limit: undo, count the refusal,
- *                         -EAGAIN - before the stack is allocated
+ *     pids_can_fork       the child's domain: pids_try_charge one task at
+ *                         every level, or none if one is at its limit:
+ *                         count the refusal, -EAGAIN - before the stack
+ *                         is allocated
  *     task_create         stack, struct task (task->pids = the count), PID
  *     pids_post_fork      the count follows the child's domain
  *   ...

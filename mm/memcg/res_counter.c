@@ -13,7 +13,7 @@
  *   charge(C, val):  C: usage + val <= limit?  yes: usage += val  (CAS)
  *                    B: usage + val <= limit?  yes: usage += val  (CAS)
  *                    A: usage + val <= limit?  no:  A.failcnt++
- *                    undo B, undo C; return -ENOMEM, fail_at = A
+ *                    undo B, undo C; return -ENOMEM, *limit_fail_at = A
  *
  * Each "usage += val" is a compare-and-swap that succeeds only if no other
  * CPU changed the usage since it was read: then the new usage is known to

@@ -198,8 +198,8 @@ out:
 
 /*
  * user_memory_charge - charge one page to memcg, as hard as user memory
- * is charged: try_charge (stock, drain, reclaim, retries), then the OOM
- * killer, again and again while it says to retry.
+ * is charged: mem_cgroup_try_charge (stock, drain, reclaim, retries),
+ * then the OOM killer, again and again while it says to retry.
  */
 static int user_memory_charge(struct task *task, struct mem_cgroup *memcg)
 {
