@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tests/unit/host_tasks.h - kernel/task/task_ops.h for host programs: a table of
- * tasks the test registers, kills that are only recorded, and an OOM wait
- * that calls back into the test.
+ * tests/unit/host_tasks.h - kernel/task/task_ops.h for host programs: a
+ * table of tasks the test registers, kills that are only recorded, and an
+ * OOM wait that calls back into the test.
  */
 #ifndef TESTS_UNIT_HOST_TASKS_H
 #define TESTS_UNIT_HOST_TASKS_H

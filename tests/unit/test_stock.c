@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * tests/unit/test_stock.c - mm/memcg/stock.c, the per-CPU charge stock: consume,
- * refill (draining another domain's stock first), drain on all CPUs of a
- * subtree only, no stock for a dying domain, and the batch charge of
+ * tests/unit/test_stock.c - mm/memcg/stock.c, the per-CPU charge stock:
+ * consume, refill (draining another domain's stock first), drain on all
+ * CPUs of a subtree only, no stock for a dying domain, and the batch charge of
  * mem_cgroup_try_charge that feeds it; a CPU's stock used with
  * interrupts off only, and refills racing drains from another CPU.
  */
