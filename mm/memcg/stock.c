@@ -152,9 +152,6 @@ static void drain_local_stock(void *arg)
 					    top);
 		drain_stock(stock);
 	}
-	/* Owned lists first: their bytes may go to the byte stock. */
-	if (memcg_slab_objects())
-		memcg_slab_drain_owned(top);
 	obj_stock_drain_subtree(&stock->obj, top);
 	local_irq_restore(flags);
 }
