@@ -245,10 +245,10 @@ void memcg_slab_set_objects(bool on);
  * memcg_slab_charge - `objects`: charge bytes to the owner record of
  * whoever pays for an allocation with gfp (memcg_kmem_payer), before
  * the object is taken (Linux: get_obj_cgroup_from_current, then
- * obj_cgroup_charge). Returns 0 with *owner_id the record charged, or 0
- * if nobody pays; -ENOMEM if the charge was refused. May reclaim.
+ * obj_cgroup_charge). Returns the id of the record charged, 0 if nobody
+ * pays, or -ENOMEM if the charge was refused. May reclaim.
  */
-int memcg_slab_charge(gfp_t gfp, unsigned int bytes, uint16_t *owner_id);
+int memcg_slab_charge(gfp_t gfp, unsigned int bytes);
 
 /*
  * memcg_slab_uncharge - `objects`: bytes charged to the record owner_id

@@ -256,16 +256,14 @@ slab_alloc_from_cpu(struct kmem_cache *c, gfp_t gfp, bool key_on)
 /*
  * memcg_slab_pre_alloc_hook - before an allocation from c: if it asks to
  * be accounted, charge its bytes to the owner record of whoever pays.
- * False if the charge was refused; else *owner_id is the record charged,
- * 0 if nobody pays.
+ * Returns the id of the record charged, 0 if nobody pays, or -ENOMEM if
+ * the charge was refused.
  */
-static inline bool memcg_slab_pre_alloc_hook(struct kmem_cache *c,
-					     gfp_t gfp, uint16_t *owner_id)
+static inline int memcg_slab_pre_alloc_hook(struct kmem_cache *c, gfp_t gfp)
 {
-	*owner_id = 0;
 	if (!slab_wants_account(c, gfp))
-		return true;
-	return memcg_slab_charge(gfp, c->size, owner_id) == 0;
+		return 0;
+	return memcg_slab_charge(gfp, c->size);
 }
 
 /*
@@ -315,10 +313,10 @@ static inline void memcg_slab_free_hook(struct kmem_cache *c,
 static __attribute__((noinline)) void *
 slab_alloc_objects(struct kmem_cache *c, gfp_t gfp)
 {
-	uint16_t owner_id;
+	int owner_id = memcg_slab_pre_alloc_hook(c, gfp);
 	void *obj;
 
-	if (!memcg_slab_pre_alloc_hook(c, gfp, &owner_id))
+	if (owner_id < 0)
 		return NULL;
 	obj = slab_alloc_from_cpu(c, gfp, false);
 	memcg_slab_post_alloc_hook(c, owner_id, obj);
@@ -434,17 +432,46 @@ cpu_push(struct kmem_cache *c, struct kmem_cache_cpu *cpu, void *obj,
 }
 
 /*
+ * slab_free_to_cpu - obj, checked, goes back: the common case, an object
+ * of this CPU's slab, onto this CPU's list in one interrupts-off section
+ * that writes only this CPU's line; anything else the long way.
+ */
+static __attribute__((always_inline)) inline void
+slab_free_to_cpu(struct kmem_cache *c, struct page *page, void *obj,
+		 const char *who)
+{
+	struct kmem_cache_cpu *cpu;
+	unsigned long flags;
+
+	flags = local_irq_save();
+	cpu = this_cpu_slab(c);
+	if (likely(cpu->page == page && !slab_debug)) {
+		cpu_push(c, cpu, obj, who);
+		local_irq_restore(flags);
+		return;
+	}
+	local_irq_restore(flags);
+	slab_free_slow(c, page, obj, who);
+}
+
+/* slab_free_objects - a free in `objects`: the free hook (the owner
+ * whose id is at *owner_id uncharged), then the free any design makes. */
+static __attribute__((noinline)) void
+slab_free_objects(struct kmem_cache *c, struct page *page, void *obj,
+		  uint16_t *owner_id, const char *who)
+{
+	memcg_slab_free_hook(c, owner_id);
+	slab_free_to_cpu(c, page, obj, who);
+}
+
+/*
  * slab_free - put obj back. The checks name the cache and the object: a
- * wrong cache, an address that is not an object, a double free. The
- * common case, an object of this CPU's slab, goes on this CPU's list in
- * one interrupts-off section that writes only this CPU's line.
+ * wrong cache, an address that is not an object, a double free.
  */
 static __attribute__((always_inline)) inline void
 slab_free(struct kmem_cache *c, struct page *page, void *obj, const char *who)
 {
 	struct slab *slab = slab_of(page);
-	struct kmem_cache_cpu *cpu;
-	unsigned long flags;
 	size_t offset, index;
 
 	/* An object of a child cache may be freed through its root cache. */
@@ -461,17 +488,9 @@ slab_free(struct kmem_cache *c, struct page *page, void *obj, const char *who)
 		      c->name, obj);
 
 	if (memcg_slab_objects())
-		memcg_slab_free_hook(c, &slab->owner_ids[index]);
-
-	flags = local_irq_save();
-	cpu = this_cpu_slab(c);
-	if (likely(cpu->page == page && !slab_debug)) {
-		cpu_push(c, cpu, obj, who);
-		local_irq_restore(flags);
-		return;
-	}
-	local_irq_restore(flags);
-	slab_free_slow(c, page, obj, who);
+		slab_free_objects(c, page, obj, &slab->owner_ids[index], who);
+	else
+		slab_free_to_cpu(c, page, obj, who);
 }
 
 void kmem_cache_free(struct kmem_cache *c, void *obj)

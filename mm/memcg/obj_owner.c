@@ -13,10 +13,10 @@
  *                        if it holds the payer's record, else from the
  *                        record's leftover, else whole pages charged to
  *                        the record's domain, the surplus to the stock
- *   memcg_slab_uncharge  the bytes back to this CPU's byte stock, which
- *                        takes the record if it held another's; over a
- *                        page, the rest to the record's leftover, each
- *                        whole page of which is uncharged
+ *   memcg_slab_uncharge  the bytes back to this CPU's byte stock if it
+ *                        holds the record and has room, else to the
+ *                        record's leftover, each whole page of which is
+ *                        uncharged
  *
  * What keeps a record's domain (owner->memcg) alive: the record's
  * reference. It changes only under obj_owner_lock (reparenting), so a
@@ -302,11 +302,11 @@ static bool consume_obj_stock(struct obj_owner *owner, unsigned int bytes)
 }
 
 /*
- * refill_obj_stock - bytes charged to owner and held by nobody go to
- * this CPU's byte stock. A stock that holds another record's bytes gives
- * them back to it and takes owner (with a reference); what is over
- * OBJ_STOCK_MAX goes back to owner. The caller keeps its own reference,
- * if it holds one: the bytes keep owner alive meanwhile.
+ * refill_obj_stock - the bytes of a charge that the allocation did not
+ * need go to this CPU's byte stock, with the caller's reference on owner:
+ * it becomes the stock's if the stock takes owner, else it is dropped. A
+ * stock that holds another record's bytes gives them back to that record
+ * first; what is over OBJ_STOCK_MAX goes back to owner.
  */
 static void refill_obj_stock(struct obj_owner *owner, unsigned int bytes)
 {
@@ -314,13 +314,14 @@ static void refill_obj_stock(struct obj_owner *owner, unsigned int bytes)
 	unsigned int old_bytes = 0, over = 0;
 	struct obj_stock *stock;
 	unsigned long flags;
+	bool drop = true;  /* the caller's reference, unless the stock's */
 
 	flags = local_irq_save();
 	stock = this_cpu_obj_stock();
 	if (stock->cached != owner) {
 		old = stock->cached;
 		old_bytes = stock->nr_bytes;
-		obj_owner_get(owner);  /* the stock's */
+		drop = false;
 		stock->cached = owner;
 		stock->nr_bytes = 0;
 	}
@@ -334,7 +335,9 @@ static void refill_obj_stock(struct obj_owner *owner, unsigned int bytes)
 	if (old)
 		uncharge_bytes(old, old_bytes, true);
 	if (over)
-		uncharge_bytes(owner, over, false);
+		uncharge_bytes(owner, over, drop);
+	else if (drop)
+		obj_owner_put(owner);
 }
 
 void obj_stock_drain_subtree(struct obj_stock *stock, struct mem_cgroup *top)
@@ -355,34 +358,40 @@ void obj_stock_drain_subtree(struct obj_stock *stock, struct mem_cgroup *top)
 
 /* --- what the slab calls -------------------------------------------------- */
 
-/* obj_owner_charge - charge bytes to owner the long way (Linux:
- * obj_cgroup_charge): from its leftover, else whole pages, whose surplus
- * refills this CPU's stock. Returns 0 or -ENOMEM. The caller holds a
- * reference on owner. */
-static int obj_owner_charge(struct obj_owner *owner, gfp_t gfp,
-			    unsigned int bytes)
+/*
+ * obj_owner_charge - charge bytes to owner the long way, when this CPU's
+ * byte stock cannot (Linux: the rest of obj_cgroup_charge): from its
+ * leftover, else whole pages, whose surplus refills this CPU's stock.
+ * Returns owner's id, or -ENOMEM. The caller's reference on owner is
+ * handed over (to the stock, or dropped): the bytes charged keep the
+ * record alive.
+ */
+static __attribute__((noinline)) int
+obj_owner_charge(struct obj_owner *owner, gfp_t gfp, unsigned int bytes)
 {
 	unsigned int nr_pages = (bytes + PAGE_SIZE - 1) >> PAGE_SHIFT;
+	int id = owner->id;
 
-	if (take_leftover(owner, bytes))
-		return 0;
-	if (charge_pages(owner, gfp, nr_pages))
+	if (take_leftover(owner, bytes)) {
+		obj_owner_put(owner);
+		return id;
+	}
+	if (charge_pages(owner, gfp, nr_pages)) {
+		obj_owner_put(owner);
 		return -ENOMEM;
+	}
 	refill_obj_stock(owner, (nr_pages << PAGE_SHIFT) - bytes);
-	return 0;
+	return id;
 }
 
-int memcg_slab_charge(gfp_t gfp, unsigned int bytes, uint16_t *owner_id)
+int memcg_slab_charge(gfp_t gfp, unsigned int bytes)
 {
-	struct mem_cgroup *memcg;
 	struct obj_owner *owner = NULL;
+	struct mem_cgroup *memcg;
 	unsigned long flags;
-	bool stocked;
-	int ret = 0;
 
-	*owner_id = 0;
-	/* Interrupts off from reading the payer to taking a reference on
-	 * its record (see memcg_kmem_payer). */
+	/* Interrupts off from reading the payer to taking its record's
+	 * bytes or a reference on it (see memcg_kmem_payer). */
 	flags = local_irq_save();
 	memcg = memcg_kmem_payer(current, gfp);
 	if (memcg && memcg_kmem_is_accounted(memcg))
@@ -391,25 +400,33 @@ int memcg_slab_charge(gfp_t gfp, unsigned int bytes, uint16_t *owner_id)
 		local_irq_restore(flags);
 		return 0;
 	}
-	stocked = consume_obj_stock(owner, bytes);
-	if (!stocked)
-		obj_owner_get(owner);
-	local_irq_restore(flags);
-
-	if (!stocked) {
-		ret = obj_owner_charge(owner, gfp, bytes);
-		obj_owner_put(owner);  /* the bytes charged keep it alive */
+	if (consume_obj_stock(owner, bytes)) {
+		local_irq_restore(flags);
+		return owner->id;
 	}
-	if (!ret)
-		*owner_id = owner->id;
-	return ret;
+	obj_owner_get(owner);
+	local_irq_restore(flags);
+	return obj_owner_charge(owner, gfp, bytes);
 }
 
 void memcg_slab_uncharge(uint16_t owner_id, unsigned int bytes)
 {
 	/* The object's bytes keep the record alive (its pages'
 	 * reference) until they are given back here. */
-	refill_obj_stock(obj_owner_table[owner_id], bytes);
+	struct obj_owner *owner = obj_owner_table[owner_id];
+	struct obj_stock *stock;
+	unsigned long flags;
+
+	flags = local_irq_save();
+	stock = this_cpu_obj_stock();
+	if (stock->cached == owner &&
+	    stock->nr_bytes + bytes <= OBJ_STOCK_MAX) {
+		stock->nr_bytes += bytes;
+		local_irq_restore(flags);
+		return;
+	}
+	local_irq_restore(flags);
+	uncharge_bytes(owner, bytes, false);
 }
 
 struct obj_owner *obj_owner_of(uint16_t id)

@@ -5,8 +5,8 @@
  * charged by the byte to its domain's owner record through this CPU's
  * byte stock, whole pages at a time from the counters, and its slab
  * keeps the record's id; no child cache is made; a free gives the bytes
- * back to this CPU's byte stock, which takes the freed object's record
- * if it held another's; a limit refuses objects; a removed domain hands
+ * back to this CPU's byte stock if it holds the record, else to the
+ * record's leftover; a limit refuses objects; a removed domain hands
  * its record to the parent and is freed at once; the record goes with
  * its last object. `check` (the byte invariant) after each step. The
  * code under test is the kernel's own, with the design switched on
@@ -110,8 +110,9 @@ static void test_charged_by_the_byte(void **state)
 }
 
 /* The byte stock: A's next object is charged from it, with no page
- * charged; the root's tasks take objects charged to nobody; B's object
- * freed makes the stock B's, and A's bytes go back to A's record. */
+ * charged; the root's tasks take objects charged to nobody; B's charge
+ * makes the stock B's, A's bytes going back to A's record, and A's
+ * object freed then gives its bytes to the record too. */
 static void test_byte_stock(void **state)
 {
 	struct obj_stock *stock = &memcg_stock_of(0)->obj;
@@ -148,10 +149,10 @@ static void test_byte_stock(void **state)
 	assert_check_ok();
 
 	host_set_current(ta);
-	kmem_cache_free(acct, p);  /* the stock becomes A's again */
-	assert_ptr_equal(stock->cached, a);
-	assert_int_equal(stock->nr_bytes, acct->size);
-	assert_int_equal(B->obj_owner->nr_pages, 0);
+	kmem_cache_free(acct, p);  /* the stock is B's: to A's leftover */
+	assert_ptr_equal(stock->cached, B->obj_owner);
+	assert_int_equal(a->nr_bytes, 0);
+	assert_int_equal(a->nr_pages, 0);  /* a whole page: uncharged */
 	kmem_cache_free(acct, r);
 	assert_check_ok();
 	assert_int_equal(kmem_usage(A), 0);
@@ -177,24 +178,23 @@ static void test_shared_slabs(void **state)
 	kmem_cache_free(acct, mine);
 }
 
-/* Freed on another CPU: that CPU's byte stock takes the bytes, and the
- * page stays charged until both stocks are drained. */
+/* Freed on another CPU, whose stock does not hold A's record: the bytes
+ * go to the record's leftover, and the page stays charged until the
+ * first CPU's stock is drained too. */
 static void test_free_on_another_cpu(void **state)
 {
-	struct obj_stock *other = &memcg_stock_of(1)->obj;
 	void *p = kmem_cache_alloc(acct, GFP_KERNEL);
 
 	assert_non_null(p);
 	host_set_cpu(1);
 	kmem_cache_free(acct, p);
 	host_set_cpu(0);
-	assert_ptr_equal(other->cached, A->obj_owner);
-	assert_int_equal(other->nr_bytes, acct->size);
+	assert_null(memcg_stock_of(1)->obj.cached);
+	assert_int_equal(A->obj_owner->nr_bytes, acct->size);
 	assert_int_equal(A->obj_owner->nr_pages, 1);
 	assert_check_ok();
 	assert_int_equal(kmem_usage(A), 0);
 	assert_int_equal(A->obj_owner->nr_pages, 0);
-	assert_null(other->cached);
 }
 
 /* A kmem limit refuses objects once another page does not fit. */
