@@ -161,7 +161,7 @@ static inline struct kmem_cache *memcg_kmem_get_cache(struct kmem_cache *c,
  * chosen again, with a reference on the domain and its child cache made
  * if it has none yet, then slab_alloc_slow. Out of line, so that the
  * common case saves no registers for it. */
-static __attribute__((noinline)) void *
+static __noinline void *
 kmem_cache_alloc_slow(struct kmem_cache *c, gfp_t gfp)
 {
 	struct mem_cgroup *ref;
@@ -181,7 +181,7 @@ kmem_cache_alloc_slow(struct kmem_cache *c, gfp_t gfp)
 /* cpu_pop - the first object on this CPU's list of a cache (cpu is
  * this_cpu_slab of it), or NULL (always NULL with slab_debug: the long
  * way takes the lock). Interrupts off. */
-static __attribute__((always_inline)) inline void *
+static __always_inline void *
 cpu_pop(struct kmem_cache_cpu *cpu)
 {
 	void *obj = cpu->freelist;
@@ -195,7 +195,7 @@ cpu_pop(struct kmem_cache_cpu *cpu)
 
 /* fast_done - alloc_done for an object from a CPU list: with slab_debug
  * off (cpu_pop), so only zeroing is left, as a tail call. */
-static __attribute__((always_inline)) inline void *
+static __always_inline void *
 fast_done(struct kmem_cache *c, void *obj, gfp_t gfp)
 {
 	if (gfp & __GFP_ZERO)
@@ -210,7 +210,7 @@ fast_done(struct kmem_cache *c, void *obj, gfp_t gfp)
  * case, asked first) and for any allocation that does not ask to be
  * accounted or whose payer is not charged.
  */
-static __attribute__((always_inline)) inline bool
+static __always_inline bool
 slab_payer_charged(struct kmem_cache *c, gfp_t gfp, struct mem_cgroup **payer)
 {
 	struct mem_cgroup *memcg = memcg_kmem_payer(current, gfp);
@@ -228,7 +228,7 @@ slab_payer_charged(struct kmem_cache *c, gfp_t gfp, struct mem_cgroup **payer)
  * child cache, read without a reference. Anything else, a child cache
  * not made yet included, takes the long way, kmem_cache_alloc_slow.
  */
-static __attribute__((always_inline)) inline void *
+static __always_inline void *
 slab_alloc_from_cpu(struct kmem_cache *c, gfp_t gfp, bool key_on)
 {
 	struct mem_cgroup *payer;
@@ -289,9 +289,9 @@ static inline void memcg_slab_post_alloc_hook(struct kmem_cache *c,
 }
 
 /*
- * memcg_slab_free_hook - before obj, whose owner id is *owner_id, is
- * freed: if it has an owner, the id is cleared and the bytes go back.
- * A double free finds the id cleared already, and gives nothing back
+ * memcg_slab_free_hook - before obj, whose owner id is *owner_id (not 0),
+ * is freed: the id is cleared and the bytes go back. A double free finds
+ * the id cleared already, does not come here, and gives nothing back
  * twice (the allocator then panics on it, if it can tell).
  */
 static inline void memcg_slab_free_hook(struct kmem_cache *c,
@@ -299,8 +299,6 @@ static inline void memcg_slab_free_hook(struct kmem_cache *c,
 {
 	uint16_t id = *owner_id;
 
-	if (!id)
-		return;
 	*owner_id = 0;
 	memcg_slab_uncharge(id, c->size);
 }
@@ -310,7 +308,7 @@ static inline void memcg_slab_free_hook(struct kmem_cache *c,
  * on: charge (pre-alloc hook), take an object from c as any allocation
  * does, record its owner (post-alloc hook).
  */
-static __attribute__((noinline)) void *
+static __noinline void *
 slab_alloc_objects(struct kmem_cache *c, gfp_t gfp)
 {
 	int owner_id = memcg_slab_pre_alloc_hook(c, gfp);
@@ -329,7 +327,7 @@ slab_alloc_objects(struct kmem_cache *c, gfp_t gfp)
  * key off (a 5-byte NOP) nothing of the choice of cache is run; with it
  * on, `objects` takes its own way, out of line.
  */
-static __attribute__((always_inline)) inline void *
+static __always_inline void *
 slab_alloc(struct kmem_cache *c, gfp_t gfp)
 {
 	if (memcg_kmem_enabled()) {
@@ -374,7 +372,7 @@ static _Noreturn void double_free(struct kmem_cache *c, void *obj,
  * list. The slab of another CPU keeps it until that CPU's list runs dry;
  * any other slab moves list as its count says.
  */
-static __attribute__((noinline)) void
+static __noinline void
 slab_free_slow(struct kmem_cache *c, struct page *page, void *obj,
 	       const char *who)
 {
@@ -420,7 +418,7 @@ slab_free_slow(struct kmem_cache *c, struct page *page, void *obj,
 
 /* cpu_push - obj onto this CPU's list (cpu), its slab the CPU slab;
  * interrupts off. */
-static __attribute__((always_inline)) inline void
+static __always_inline void
 cpu_push(struct kmem_cache *c, struct kmem_cache_cpu *cpu, void *obj,
 	 const char *who)
 {
@@ -436,7 +434,7 @@ cpu_push(struct kmem_cache *c, struct kmem_cache_cpu *cpu, void *obj,
  * of this CPU's slab, onto this CPU's list in one interrupts-off section
  * that writes only this CPU's line; anything else the long way.
  */
-static __attribute__((always_inline)) inline void
+static __always_inline void
 slab_free_to_cpu(struct kmem_cache *c, struct page *page, void *obj,
 		 const char *who)
 {
@@ -454,9 +452,10 @@ slab_free_to_cpu(struct kmem_cache *c, struct page *page, void *obj,
 	slab_free_slow(c, page, obj, who);
 }
 
-/* slab_free_objects - a free in `objects`: the free hook (the owner
- * whose id is at *owner_id uncharged), then the free any design makes. */
-static __attribute__((noinline)) void
+/* slab_free_objects - the free of an object with an owner (`objects`):
+ * the free hook (the owner whose id is at *owner_id uncharged), then the
+ * free any design makes. */
+static __noinline void
 slab_free_objects(struct kmem_cache *c, struct page *page, void *obj,
 		  uint16_t *owner_id, const char *who)
 {
@@ -468,7 +467,7 @@ slab_free_objects(struct kmem_cache *c, struct page *page, void *obj,
  * slab_free - put obj back. The checks name the cache and the object: a
  * wrong cache, an address that is not an object, a double free.
  */
-static __attribute__((always_inline)) inline void
+static __always_inline void
 slab_free(struct kmem_cache *c, struct page *page, void *obj, const char *who)
 {
 	struct slab *slab = slab_of(page);
@@ -487,7 +486,7 @@ slab_free(struct kmem_cache *c, struct page *page, void *obj, const char *who)
 		panic("%s: cache %s: %p is not the start of an object", who,
 		      c->name, obj);
 
-	if (memcg_slab_objects())
+	if (memcg_slab_objects() && slab->owner_ids[index])
 		slab_free_objects(c, page, obj, &slab->owner_ids[index], who);
 	else
 		slab_free_to_cpu(c, page, obj, who);

@@ -28,7 +28,7 @@ void poison_object(struct kmem_cache *c, void *obj)
 	       c->size - sizeof(void *));
 }
 
-__attribute__((noinline)) void
+__noinline void
 check_object_poison(struct kmem_cache *c, void *obj)
 {
 	const unsigned char *p = obj;

@@ -121,7 +121,7 @@ struct page *slab_place(struct kmem_cache *c, struct page *page,
 /* mm/slab_check.c: slab_debug's poison, put on a free object and checked
  * when it is handed out again. */
 void poison_object(struct kmem_cache *c, void *obj);
-__attribute__((noinline)) void
+__noinline void
 check_object_poison(struct kmem_cache *c, void *obj);
 
 #endif

@@ -366,7 +366,7 @@ void obj_stock_drain_subtree(struct obj_stock *stock, struct mem_cgroup *top)
  * handed over (to the stock, or dropped): the bytes charged keep the
  * record alive.
  */
-static __attribute__((noinline)) int
+static __noinline int
 obj_owner_charge(struct obj_owner *owner, gfp_t gfp, unsigned int bytes)
 {
 	unsigned int nr_pages = (bytes + PAGE_SIZE - 1) >> PAGE_SHIFT;
