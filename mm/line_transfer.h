@@ -40,7 +40,7 @@ extern struct static_key line_transfer_key;
 /* line_write - note a write to the line that owner sits in (if counting
  * is on). No call, no register beyond two scratch ones: the charge
  * path's leaf functions stay leaves. */
-static __attribute__((always_inline)) inline void
+static __always_inline void
 line_write(struct line_owner *owner)
 {
 	if (static_branch_unlikely(&line_transfer_key)) {

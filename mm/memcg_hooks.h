@@ -15,6 +15,7 @@
 #define MM_MEMCG_HOOKS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "kernel/base/static_key.h"
 #include "kernel/task/task.h"
@@ -155,10 +156,6 @@ struct memcg_kmem_view {
 	struct kmem_cache *slab_caches[MEMCG_CACHES_MAX];  /* child caches,
 							    * by root id */
 	unsigned long kmem_accounted;  /* KMEM_ACCOUNTED_* bits: charged? */
-	struct obj_owner *obj_owner;   /* `objects`: the owner record its
-					* objects are charged to (NULL for
-					* the root, and in `caches`) */
-	uint16_t obj_owner_id;         /* its id, for the fast path */
 };
 
 static inline const struct memcg_kmem_view *
@@ -210,9 +207,9 @@ struct page *memcg_slab_alloc_pages(struct kmem_cache *cache, gfp_t gfp);
  * accounted slab objects are charged: `caches` (the default, the 2012
  * design above: a child cache per domain, charged by the page) or
  * `objects` (Linux 5.9: the root caches' slabs are shared, and each
- * object is charged by the byte to its domain's owner record, whose id
- * the slab keeps beside the object). The key is on in `objects`, set
- * once, before the slab allocator starts (slab_accounting_setup).
+ * object is charged by the byte to its domain's owner record). The key
+ * is on in `objects`, set once, before the slab allocator starts
+ * (slab_accounting_setup).
  */
 extern struct static_key memcg_slab_objects_key;
 
@@ -245,122 +242,36 @@ void cgroup_mode_report(void);
 void memcg_slab_set_objects(bool on);
 
 /*
- * The part of an owner record the slab's fast paths touch (the first
- * member of struct obj_owner). An object's owner is kept in its slab as
- * this id (0: none), an index into obj_owner_table: 2 bytes an object,
- * not a pointer's 8.
+ * The slab keeps, beside each object, the id of the owner record it is
+ * charged to (0: none), and knows nothing else of the record: 2 bytes an
+ * object where Linux keeps a pointer (page->obj_cgroups). Ids run from 1
+ * to OBJ_OWNER_MAX - 1, one per live record (mm/memcg/obj_owner.c).
  */
-struct obj_owner;
-struct obj_owner_view {
-	uint16_t id;
-};
-
-#define OBJ_OWNER_MAX 65535  /* owner records alive at once; id 0 unused */
-
-extern struct obj_owner *obj_owner_table[OBJ_OWNER_MAX];
-
-static inline uint16_t obj_owner_id(const struct obj_owner *owner)
-{
-	return ((const struct obj_owner_view *)owner)->id;
-}
+#define OBJ_OWNER_MAX 65536
 
 /*
- * obj_stock - this CPU's byte stock (Linux: struct obj_stock): bytes
- * charged to one owner record and not yet handed to an object; it holds
- * a reference on the record. It is part of the CPU's charge stock
- * (mm/memcg/stock.h), in the same cache line, at OBJ_STOCK_OFFSET.
+ * memcg_slab_charge - `objects`: charge bytes to the owner record of
+ * whoever pays for an allocation with gfp (memcg_kmem_payer), before
+ * the object is taken (Linux: get_obj_cgroup_from_current, then
+ * obj_cgroup_charge). Returns the id of the record charged, 0 if nobody
+ * pays, or -ENOMEM if the charge was refused. May reclaim.
  */
-struct obj_stock {
-	struct obj_owner *cached;
-	unsigned int nr_bytes;
-	uint16_t id;  /* cached's id (0: none), compared by the fast paths */
-};
-
-#define OBJ_STOCK_OFFSET 16
-#define OBJ_STOCK_MAX 4096  /* the most bytes a stock keeps: a page */
-
-static inline struct obj_stock *this_cpu_obj_stock(void)
-{
-	return (struct obj_stock *)((char *)this_cpu_area() +
-				    OBJ_STOCK_OFFSET);
-}
-
-/* __obj_stock_take - charge bytes to the record with that id from stock,
- * if it holds enough for it. Interrupts off. */
-static __attribute__((always_inline)) inline bool
-__obj_stock_take(struct obj_stock *stock, uint16_t id, unsigned int bytes)
-{
-	unsigned int left;
-
-	/* Too few is the subtraction's borrow: one test for both. */
-	if (stock->id != id ||
-	    __builtin_sub_overflow(stock->nr_bytes, bytes, &left))
-		return false;
-	stock->nr_bytes = left;
-	return true;
-}
-
-/* __obj_stock_give - a freed object's bytes back to stock, if it holds
- * the record with that id and has room. Interrupts off. */
-static __attribute__((always_inline)) inline bool
-__obj_stock_give(struct obj_stock *stock, uint16_t id, unsigned int bytes)
-{
-	unsigned int sum = stock->nr_bytes + bytes;
-
-	if (stock->id != id || sum > OBJ_STOCK_MAX)
-		return false;
-	stock->nr_bytes = sum;
-	return true;
-}
+int memcg_slab_charge(gfp_t gfp, unsigned int bytes);
 
 /*
- * memcg_slab_pre_alloc_hook - `objects`, the long way: who pays for an
- * allocation of bytes from cache, charged now (Linux: obj_cgroup_charge
- * in memcg_slab_pre_alloc_hook). Returns 0 with *owner the record
- * charged, or NULL if nobody pays; -ENOMEM if the charge was refused.
- * Interrupts on.
+ * memcg_slab_uncharge - `objects`: bytes charged to the record owner_id
+ * come back - an object freed, or an allocation that found no object
+ * after its charge (Linux: obj_cgroup_uncharge). Any context, no slab
+ * lock held.
  */
-int memcg_slab_pre_alloc_hook(struct kmem_cache *cache, gfp_t gfp,
-			      unsigned int bytes, struct obj_owner **owner);
+void memcg_slab_uncharge(uint16_t owner_id, unsigned int bytes);
 
 /*
- * __memcg_slab_free_hook - `objects`: bytes of owner come back (an
- * object freed whose bytes this CPU's byte stock could not take, or an
- * allocation that failed after its charge): to the owner record, whole
- * pages to its domain's counters (Linux: obj_cgroup_uncharge). Any
- * context, no slab lock held.
+ * slab_owner_walk - for `check` and memory.stat: call fn(owner_id,
+ * bytes, arg) for each object with an owner in every cache's slabs,
+ * each cache's lock held meanwhile (mm/slab_check.c).
  */
-void __memcg_slab_free_hook(struct obj_owner *owner, unsigned int bytes);
-
-/*
- * slab_owned_walk - for `check` and memory.stat: call fn(id, bytes, arg)
- * for each object with an owner in every cache's slabs, each cache's lock
- * held meanwhile (mm/slab_check.c).
- */
-void slab_owned_walk(void (*fn)(unsigned int id, unsigned int bytes,
+void slab_owner_walk(void (*fn)(uint16_t owner_id, unsigned int bytes,
 				void *arg), void *arg);
-
-/*
- * slab_owned_release - `objects`, interrupts off, no slab lock held:
- * this CPU's owned list of c (freed objects still charged to one record,
- * mm/slab.h) goes to its freelist, charged to nobody, and the bytes back
- * to the record, if the record charges top's subtree (any record: top
- * NULL). Nothing if the list is empty.
- */
-void slab_owned_release(struct kmem_cache *c, struct mem_cgroup *top);
-
-/* obj_owner_in_subtree - does the record with that id (one with charged
- * objects, so alive) charge a domain of top's subtree? Any: top NULL. */
-bool obj_owner_in_subtree(unsigned int id, struct mem_cgroup *top);
-
-/*
- * memcg_slab_drain_owned - `objects`, on this CPU, interrupts off (the
- * drain IPI): slab_owned_release of every accountable root cache, for
- * top's subtree. memcg_slab_forget_root - take root out of the caches
- * it walks (kmem_cache_destroy, before the IPI that flushes root: once
- * that is done, no CPU is still walking it).
- */
-void memcg_slab_drain_owned(struct mem_cgroup *top);
-void memcg_slab_forget_root(struct kmem_cache *root);
 
 #endif

@@ -32,17 +32,11 @@
  * and the poisoning of free objects under slab_debug - are
  * mm/slab_check.c. What the three share: mm/slab_internal.h.
  *
- * Accounting in `caches` happens at two points: the fast path
- * (mm/slab_alloc.c) chooses the cache to take the object from in its
- * interrupts-off section (slab_payer_charged: the payer's child cache for
- * an accounted allocation; the long way, memcg_kmem_get_cache, makes it
- * if there is none yet), and cache_grow() here takes a slab's pages
- * through memcg_slab_alloc_pages(), which charges a child cache's
- * domain - and nobody for a root cache. In `objects` there is no child
- * cache and slabs are charged to nobody: mm/slab_alloc.c charges each
- * accounted object by the byte as it is allocated and gives the bytes
- * back as it is freed (mm/memcg/obj_owner.h); this file only keeps room
- * in each slab for its objects' owner ids (fit, cache_grow).
+ * Accounting touches this file in one place: cache_grow() takes a slab's
+ * pages through memcg_slab_alloc_pages(), which charges a child cache's
+ * domain (the `caches` design), and nobody for a root cache. Which cache
+ * serves an object, and (`objects`) which owner record pays for it, is
+ * decided around the allocation in mm/slab_alloc.c.
  */
 #include "mm/slab_internal.h"
 
@@ -113,7 +107,6 @@ static bool calculate_sizes(struct kmem_cache *c)
 	c->num = fit(c, PAGE_SIZE << best);
 	if (c->num > UINT16_MAX)  /* page->slab_inuse is 16 bits */
 		c->num = UINT16_MAX;
-	c->reciprocal = ((1ul << 32) + c->size - 1) / c->size;
 	return true;
 }
 
@@ -131,8 +124,6 @@ static bool cache_setup(struct kmem_cache *c, const char *name, size_t size,
 
 	spin_lock_init(&c->lock);
 	memset(c->cpu_slab, 0, sizeof(c->cpu_slab));
-	for (unsigned int i = 0; i < NR_CPUS; i++)
-		c->cpu_slab[i].owned_id = OWNED_ID_NONE;
 	c->line = (struct line_owner){0, 0};
 	INIT_LIST_HEAD(&c->slabs_partial);
 	INIT_LIST_HEAD(&c->slabs_full);
@@ -307,9 +298,6 @@ void freeze(struct kmem_cache *c, struct kmem_cache_cpu *cpu,
 	cpu->freelist = slab->freelist;
 	cpu->nr_free += n;
 	cpu->page = page;
-	cpu->list_page = memcg_slab_objects() ? NULL : page;
-	cpu->first_object = slab_object(c, slab, 0);
-	cpu->owner_ids = slab->owner_ids;
 	slab->freelist = NULL;
 	page->slab_inuse = c->num;
 	page->flags |= PG_slab_cpu;
@@ -355,10 +343,6 @@ struct page *unfreeze(struct kmem_cache *c, struct kmem_cache_cpu *cpu,
 
 	if (!page)
 		return NULL;
-	if (cpu->owned)
-		panic("slab: cache %s: CPU slab given back with objects on its "
-		      "owned list, still charged to record %u (rule: "
-		      "slab_owned_release first)", c->name, cpu->owned_id);
 	slab = slab_of(page);
 	for (obj = cpu->freelist; obj; obj = next) {
 		next = next_free(obj);
@@ -371,7 +355,6 @@ struct page *unfreeze(struct kmem_cache *c, struct kmem_cache_cpu *cpu,
 	cpu->freelist = NULL;
 	cpu->nr_free = 0;
 	cpu->page = NULL;
-	cpu->list_page = NULL;
 	return slab_place(c, page, keep_empty);
 }
 
@@ -379,7 +362,7 @@ struct page *unfreeze(struct kmem_cache *c, struct kmem_cache_cpu *cpu,
 
 /* give_back_cpu_slab - this CPU's slab of c back to the cache's lists,
  * an empty one kept on slabs_free: pages are not freed from an IPI.
- * Interrupts off, its owned list already released. */
+ * Interrupts off. */
 static void give_back_cpu_slab(struct kmem_cache *c)
 {
 	spin_lock(&c->lock);
@@ -389,14 +372,12 @@ static void give_back_cpu_slab(struct kmem_cache *c)
 }
 
 /* flush_cpu_slab - on each CPU (the IPI of kmem_cache_flush_cpus): its
- * owned list released (its charge given back, no lock held), then its
  * slab of the cache given back. */
 void flush_cpu_slab(void *arg)
 {
 	struct kmem_cache *c = arg;
 	unsigned long flags = local_irq_save();
 
-	slab_owned_release(c, NULL);
 	give_back_cpu_slab(c);
 	local_irq_restore(flags);
 }
@@ -426,11 +407,7 @@ static struct page *give_back_empty(struct kmem_cache *c)
 {
 	struct kmem_cache_cpu *cpu = this_cpu_slab(c);
 
-	/* Objects still charged on the owned list wait for their owner,
-	 * or for a drain: an idle CPU takes no lock to give their bytes
-	 * back. */
-	if (!cpu->page || cpu->owned ||
-	    cpu->page->slab_inuse != cpu->nr_free)
+	if (!cpu->page || cpu->page->slab_inuse != cpu->nr_free)
 		return NULL;
 	line_write(&c->line);
 	return unfreeze(c, cpu, false);
@@ -520,15 +497,12 @@ static bool is_builtin_cache(const struct kmem_cache *c)
 }
 
 /* flush_family - on each CPU: give back its slabs of the root cache arg
- * and of the root's child caches (kmem_cache_destroy of a root). Only a
- * root has an owned list: it is released before slab_caches_lock is
- * taken, as the census takes that lock under obj_owner_lock. */
+ * and of the root's child caches (kmem_cache_destroy of a root). */
 static void flush_family(void *arg)
 {
 	struct kmem_cache *root = arg, *c;
 	unsigned long flags = local_irq_save();
 
-	slab_owned_release(root, NULL);
 	spin_lock(&slab_caches_lock);
 	list_for_each_entry(c, &slab_caches, list)
 		if (c == root || c->memcg_params.root_cache == root)
@@ -547,10 +521,8 @@ void kmem_cache_destroy(struct kmem_cache *c)
 		panic("kmem_cache_destroy: cache %s is built in", c->name);
 	/* What CPUs hold counts as in use until it is taken back: for a
 	 * root cache, of its child caches too, before they are checked. */
-	if (!is_child_cache(c)) {
-		memcg_slab_forget_root(c);  /* no drain walks it after */
+	if (!is_child_cache(c))
 		smp_call_function_all(flush_family, c);
-	}
 	kmem_cache_shrink(c);
 	if (c->active_objs != 0)
 		panic("kmem_cache_destroy: cache %s still has %lu objects in "

@@ -18,8 +18,8 @@
  * first allocation, whose slabs are charged to that domain and hold only
  * its objects: see mm/memcg/memcg_slab.h. That is the default design,
  * `caches`; booted with slab_accounting=objects, no child cache is made:
- * every object is charged by the byte to its domain's owner record and
- * keeps the record's id in its slab's header (mm/memcg/obj_owner.h).
+ * every object is charged by the byte to its domain's owner record, and
+ * its slab's header keeps the record's id (mm/memcg/obj_owner.h).
  *
  * The code: mm/slab.c (the caches and their slabs), mm/slab_alloc.c (the
  * CPU slabs, allocating and freeing objects, kmalloc), mm/slab_check.c
@@ -79,37 +79,16 @@ struct memcg_cache_params {
  * kmem_cache_cpu). Only its CPU touches it, with interrupts off; a line
  * of its own, so that no other CPU writes it (the array is the first
  * member of struct kmem_cache, which is always cache-line aligned). The
- * objects on freelist and owned all belong to page, and count as in use
- * in the cache's counts until the slab is given back to the lists (see
+ * objects on freelist all belong to page, and count as in use in the
+ * cache's counts until the slab is given back to the lists (see
  * mm/slab_alloc.c).
  */
 struct kmem_cache_cpu {
 	void *freelist;         /* free objects this CPU hands out */
 	struct page *page;      /* the CPU slab, or NULL */
 	unsigned long nr_free;  /* objects on freelist */
-	/* `objects`: the CPU slab's first object and owner ids, so that
-	 * an object popped finds its id without finding its slab. */
-	char *first_object;
-	uint16_t *owner_ids;
-	/* The CPU slab whose frees go straight onto freelist: page in
-	 * `caches`, NULL in `objects`, where a free looks at the object's
-	 * owner first (owned_push). */
-	struct page *list_page;
-	/* `objects`: freed objects of the CPU slab that are still charged
-	 * to the record owned_id, their owner id kept: the owner's next
-	 * allocations take them back with no charge to make (owned_pop).
-	 * freelist's objects are charged to nobody. owned_id is never 0
-	 * (OWNED_ID_NONE until a record's object is freed here, and the
-	 * last record's while the list is empty), so that an object
-	 * charged to nobody is told apart from the list's by one compare. */
-	void *owned;
-	unsigned int nr_owned;  /* objects on owned */
-	uint16_t owned_id;
-	char pad[CACHELINE_SIZE - 7 * sizeof(void *) - sizeof(unsigned int) -
-		 sizeof(uint16_t)];
+	char pad[CACHELINE_SIZE - 3 * sizeof(void *)];
 };
-
-#define OWNED_ID_NONE UINT16_MAX  /* no record has it (OBJ_OWNER_MAX) */
 
 _Static_assert(sizeof(struct kmem_cache_cpu) == CACHELINE_SIZE,
 	       "a CPU slab is one cache line");
@@ -130,9 +109,6 @@ struct kmem_cache {
 	unsigned int order;            /* each slab is 2^order pages */
 	unsigned int num;              /* objects per slab */
 	unsigned int flags;
-	/* 2^32 / size, rounded up; 64 bits wide, so that the fast path
-	 * multiplies by it straight from memory */
-	unsigned long reciprocal;
 	unsigned long active_objs;     /* objects in use or on CPU lists */
 	unsigned long num_slabs;       /* slabs held, CPU slabs included */
 	struct list_head list;         /* on slab_caches */

@@ -32,18 +32,15 @@
  * longer uses). Making a slab a CPU's and giving it back (freeze,
  * unfreeze) are in mm/slab.c.
  *
- * In `objects` (mm/memcg/obj_owner.h) each object is charged by the byte
- * and keeps its owner's id, and the CPU keeps a second list beside
- * freelist: the owned list, objects of its slab freed while still
- * charged to one owner record (Linux has none: its free gives the bytes
- * back to the byte stock every time). The owner's next allocation pops
- * one with no charge to make and no id to write (owned_pop), and a free
- * of the owner's object pushes it with none to give back (owned_push):
- * the common case, a domain freeing and allocating on one CPU, costs a
- * compare of ids each way. Anything else - an object of another record,
- * the list to be emptied - goes the long ways; the list goes back to
- * freelist, its bytes to the record, when freelist runs dry, when the
- * slab is taken back, and on a drain (slab_owned_release).
+ * In `objects` (mm/memcg/obj_owner.h) the allocator above knows nothing
+ * of accounting: three hooks around it do all of it, as in Linux's SLUB.
+ * Before an accounted allocation, memcg_slab_pre_alloc_hook charges the
+ * object's bytes to the owner record of whoever pays; after it,
+ * memcg_slab_post_alloc_hook writes the record's id beside the object,
+ * in its slab's header; before a free, memcg_slab_free_hook reads the id,
+ * clears it and gives the bytes back. The charge and its refund are
+ * memcg's (memcg_slab_charge, memcg_slab_uncharge); the ids are the
+ * slab's.
  *
  * kmalloc() and kfree() are here, not in a file of their own, because
  * they inline the fast paths: those must stay in the file that defines
@@ -80,13 +77,8 @@ static void *slab_alloc_slow(struct kmem_cache *c, gfp_t gfp)
 	void *obj;
 
 	for (;;) {
-		/* With freelist empty, objects still charged go back to it
-		 * first: the caller, not their owner, may take them, and
-		 * the CPU slab may leave this CPU below. */
 		flags = local_irq_save();
 		cpu = this_cpu_slab(c);
-		if (!cpu->freelist)
-			slab_owned_release(c, NULL);
 		spin_lock(&c->lock);
 		line_write(&c->line);
 		if (cpu->freelist)
@@ -150,25 +142,18 @@ static void *slab_alloc_slow(struct kmem_cache *c, gfp_t gfp)
  * allocation (*ref then holds a reference on the domain until
  * memcg_kmem_put_cache), c itself for any other (*ref NULL), NULL if a
  * child cache was needed and there is no memory to make one. Behind the
- * static key: free until the first kmem limit is set.
+ * static key: free until the first kmem limit is set. `objects` makes no
+ * child cache: c serves every allocation.
  */
 static inline struct kmem_cache *memcg_kmem_get_cache(struct kmem_cache *c,
 						      gfp_t gfp,
 						      struct mem_cgroup **ref)
 {
 	*ref = NULL;
-	if (!memcg_kmem_enabled() || !slab_wants_account(c, gfp))
+	if (!memcg_kmem_enabled() || memcg_slab_objects() ||
+	    !slab_wants_account(c, gfp))
 		return c;
 	return __memcg_kmem_get_cache(c, gfp, ref);
-}
-
-/* memcg_slab_post_alloc_hook - `objects`: obj, just handed out by c,
- * is owner's (Linux: memcg_slab_post_alloc_hook). */
-static __attribute__((always_inline)) inline void
-memcg_slab_post_alloc_hook(struct kmem_cache *c, void *obj,
-			   struct obj_owner *owner)
-{
-	*slab_owner_id(c, obj) = obj_owner_id(owner);
 }
 
 /* kmem_cache_alloc_slow - the long way, when the fast path found this
@@ -176,25 +161,12 @@ memcg_slab_post_alloc_hook(struct kmem_cache *c, void *obj,
  * chosen again, with a reference on the domain and its child cache made
  * if it has none yet, then slab_alloc_slow. Out of line, so that the
  * common case saves no registers for it. */
-static __attribute__((noinline)) void *
+static __noinline void *
 kmem_cache_alloc_slow(struct kmem_cache *c, gfp_t gfp)
 {
-	struct obj_owner *owner;
 	struct mem_cgroup *ref;
 	void *obj;
 
-	/* `objects`: the root cache serves, the owner record is charged
-	 * first, and the object records it (memcg_slab_post_alloc_hook). */
-	if (memcg_slab_objects()) {
-		if (memcg_slab_pre_alloc_hook(c, gfp, c->size, &owner))
-			return NULL;
-		obj = slab_alloc_slow(c, gfp);
-		if (owner && obj)
-			memcg_slab_post_alloc_hook(c, obj, owner);
-		else if (owner)
-			__memcg_slab_free_hook(owner, c->size);
-		return obj;
-	}
 	/* An accounted allocation is served by the domain's child cache,
 	 * whose slabs are charged to the domain as whole pages. */
 	c = memcg_kmem_get_cache(c, gfp, &ref);
@@ -209,7 +181,7 @@ kmem_cache_alloc_slow(struct kmem_cache *c, gfp_t gfp)
 /* cpu_pop - the first object on this CPU's list of a cache (cpu is
  * this_cpu_slab of it), or NULL (always NULL with slab_debug: the long
  * way takes the lock). Interrupts off. */
-static __attribute__((always_inline)) inline void *
+static __always_inline void *
 cpu_pop(struct kmem_cache_cpu *cpu)
 {
 	void *obj = cpu->freelist;
@@ -223,81 +195,12 @@ cpu_pop(struct kmem_cache_cpu *cpu)
 
 /* fast_done - alloc_done for an object from a CPU list: with slab_debug
  * off (cpu_pop), so only zeroing is left, as a tail call. */
-static __attribute__((always_inline)) inline void *
+static __always_inline void *
 fast_done(struct kmem_cache *c, void *obj, gfp_t gfp)
 {
 	if (gfp & __GFP_ZERO)
 		return memset(obj, 0, c->object_size);
 	return obj;
-}
-
-/* cpu_owner_id - where the owner id of obj, an object of this CPU's
- * slab (cpu), is: its index by the reciprocal, without finding its slab. */
-static __attribute__((always_inline)) inline uint16_t *
-cpu_owner_id(struct kmem_cache *c, struct kmem_cache_cpu *cpu, void *obj)
-{
-	return &cpu->owner_ids[((uint64_t)((char *)obj - cpu->first_object) *
-				c->reciprocal) >> 32];
-}
-
-/*
- * owned_pop - `objects`, interrupts off: an object of c for payer,
- * charged to payer's owner record, or NULL (the long way). The common
- * case: an object payer freed on this CPU, still charged to it, from
- * the owned list. Else one from freelist, charged from this CPU's byte
- * stock and given payer's id.
- */
-static __attribute__((always_inline)) inline void *
-owned_pop(struct kmem_cache *c, struct mem_cgroup *payer)
-{
-	uint16_t id = memcg_kmem_view(payer)->obj_owner_id;
-	struct kmem_cache_cpu *cpu = this_cpu_slab(c);
-	struct obj_stock *stock;
-	void *obj;
-
-	__asm__("" : "+r"(cpu));  /* in a register: see slab_free */
-	if (likely(id == cpu->owned_id && cpu->owned)) {
-		obj = cpu->owned;
-		cpu->owned = next_free(obj);
-		cpu->nr_owned--;
-		return obj;
-	}
-	stock = this_cpu_obj_stock();
-	if (!__obj_stock_take(stock, id, c->size))
-		return NULL;
-	obj = cpu_pop(cpu);
-	if (unlikely(!obj)) {  /* the charge goes back where it came from */
-		stock->nr_bytes += c->size;
-		return NULL;
-	}
-	*cpu_owner_id(c, cpu, obj) = id;
-	return obj;
-}
-
-/* slab_owned_release (mm/memcg_hooks.h) - each object's id is cleared
- * as it moves, as freelist's objects are charged to nobody; the bytes go
- * to this CPU's byte stock if it holds the record and has room, else
- * back to the record. */
-void slab_owned_release(struct kmem_cache *c, struct mem_cgroup *top)
-{
-	struct kmem_cache_cpu *cpu = this_cpu_slab(c);
-	unsigned int bytes = 0;
-	void *obj, *next;
-
-	if (!cpu->owned || !obj_owner_in_subtree(cpu->owned_id, top))
-		return;
-	for (obj = cpu->owned; obj; obj = next) {
-		next = next_free(obj);
-		*cpu_owner_id(c, cpu, obj) = 0;
-		set_next_free(obj, cpu->freelist);
-		cpu->freelist = obj;
-		bytes += c->size;
-	}
-	cpu->owned = NULL;
-	cpu->nr_free += cpu->nr_owned;
-	cpu->nr_owned = 0;
-	if (!__obj_stock_give(this_cpu_obj_stock(), cpu->owned_id, bytes))
-		__memcg_slab_free_hook(obj_owner_table[cpu->owned_id], bytes);
 }
 
 /*
@@ -307,7 +210,7 @@ void slab_owned_release(struct kmem_cache *c, struct mem_cgroup *top)
  * case, asked first) and for any allocation that does not ask to be
  * accounted or whose payer is not charged.
  */
-static __attribute__((always_inline)) inline bool
+static __always_inline bool
 slab_payer_charged(struct kmem_cache *c, gfp_t gfp, struct mem_cgroup **payer)
 {
 	struct mem_cgroup *memcg = memcg_kmem_payer(current, gfp);
@@ -325,7 +228,7 @@ slab_payer_charged(struct kmem_cache *c, gfp_t gfp, struct mem_cgroup **payer)
  * child cache, read without a reference. Anything else, a child cache
  * not made yet included, takes the long way, kmem_cache_alloc_slow.
  */
-static __attribute__((always_inline)) inline void *
+static __always_inline void *
 slab_alloc_from_cpu(struct kmem_cache *c, gfp_t gfp, bool key_on)
 {
 	struct mem_cgroup *payer;
@@ -340,10 +243,6 @@ slab_alloc_from_cpu(struct kmem_cache *c, gfp_t gfp, bool key_on)
 		obj = cpu_pop(this_cpu_slab(c));
 	else if ((child = memcg_kmem_child_cache(payer, c->memcg_params.id)))
 		obj = cpu_pop(this_cpu_slab(child));
-	/* `objects` makes no child cache: its key is asked after the
-	 * lookup, so that `caches` pays nothing for it on a hit. */
-	else if (memcg_slab_objects())
-		obj = owned_pop(c, payer);
 	local_irq_restore(flags);
 	/* A child cache's objects have its root's size (fast_done): which
 	 * cache served is not needed past the section. */
@@ -352,16 +251,90 @@ slab_alloc_from_cpu(struct kmem_cache *c, gfp_t gfp, bool key_on)
 	return kmem_cache_alloc_slow(c, gfp);
 }
 
+/* --- the `objects` hooks (Linux: mm/slab.h, mm/memcontrol.c) ----------- */
+
+/*
+ * memcg_slab_pre_alloc_hook - before an allocation from c: if it asks to
+ * be accounted, charge its bytes to the owner record of whoever pays.
+ * Returns the id of the record charged, 0 if nobody pays, or -ENOMEM if
+ * the charge was refused.
+ */
+static inline int memcg_slab_pre_alloc_hook(struct kmem_cache *c, gfp_t gfp)
+{
+	if (!slab_wants_account(c, gfp))
+		return 0;
+	return memcg_slab_charge(gfp, c->size);
+}
+
+/*
+ * memcg_slab_post_alloc_hook - after it: obj, if the allocator found one,
+ * records the owner id in its slab; if it found none, the charge goes
+ * back.
+ */
+static inline void memcg_slab_post_alloc_hook(struct kmem_cache *c,
+					      uint16_t owner_id, void *obj)
+{
+	uintptr_t slab_size = PAGE_SIZE << c->order;
+	struct slab *slab;
+
+	if (!owner_id)
+		return;
+	if (!obj) {
+		memcg_slab_uncharge(owner_id, c->size);
+		return;
+	}
+	/* A slab is a buddy block, aligned to its size. */
+	slab = (struct slab *)((uintptr_t)obj & ~(slab_size - 1));
+	*slab_owner_id(c, slab, obj) = owner_id;
+}
+
+/*
+ * memcg_slab_free_hook - before obj, whose owner id is *owner_id (not 0),
+ * is freed: the id is cleared and the bytes go back. A double free finds
+ * the id cleared already, does not come here, and gives nothing back
+ * twice (the allocator then panics on it, if it can tell).
+ */
+static inline void memcg_slab_free_hook(struct kmem_cache *c,
+					uint16_t *owner_id)
+{
+	uint16_t id = *owner_id;
+
+	*owner_id = 0;
+	memcg_slab_uncharge(id, c->size);
+}
+
+/*
+ * slab_alloc_objects - an allocation in `objects` once the kmem key is
+ * on: charge (pre-alloc hook), take an object from c as any allocation
+ * does, record its owner (post-alloc hook).
+ */
+static __noinline void *
+slab_alloc_objects(struct kmem_cache *c, gfp_t gfp)
+{
+	int owner_id = memcg_slab_pre_alloc_hook(c, gfp);
+	void *obj;
+
+	if (owner_id < 0)
+		return NULL;
+	obj = slab_alloc_from_cpu(c, gfp, false);
+	memcg_slab_post_alloc_hook(c, owner_id, obj);
+	return obj;
+}
+
 /*
  * slab_alloc - kmem_cache_alloc and kmalloc, inlined in both. Two copies
  * of the fast path, one each side of the static key, so that with the
- * key off (a 5-byte NOP) nothing of the choice of cache is run.
+ * key off (a 5-byte NOP) nothing of the choice of cache is run; with it
+ * on, `objects` takes its own way, out of line.
  */
-static __attribute__((always_inline)) inline void *
+static __always_inline void *
 slab_alloc(struct kmem_cache *c, gfp_t gfp)
 {
-	if (memcg_kmem_enabled())
+	if (memcg_kmem_enabled()) {
+		if (memcg_slab_objects())
+			return slab_alloc_objects(c, gfp);
 		return slab_alloc_from_cpu(c, gfp, true);
+	}
 	return slab_alloc_from_cpu(c, gfp, false);
 }
 
@@ -399,7 +372,7 @@ static _Noreturn void double_free(struct kmem_cache *c, void *obj,
  * list. The slab of another CPU keeps it until that CPU's list runs dry;
  * any other slab moves list as its count says.
  */
-static __attribute__((noinline)) void
+static __noinline void
 slab_free_slow(struct kmem_cache *c, struct page *page, void *obj,
 	       const char *who)
 {
@@ -445,7 +418,7 @@ slab_free_slow(struct kmem_cache *c, struct page *page, void *obj,
 
 /* cpu_push - obj onto this CPU's list (cpu), its slab the CPU slab;
  * interrupts off. */
-static __attribute__((always_inline)) inline void
+static __always_inline void
 cpu_push(struct kmem_cache *c, struct kmem_cache_cpu *cpu, void *obj,
 	 const char *who)
 {
@@ -457,85 +430,47 @@ cpu_push(struct kmem_cache *c, struct kmem_cache_cpu *cpu, void *obj,
 }
 
 /*
- * owned_push - `objects`, interrupts off: obj, whose owner id is at *id,
- * goes back to this CPU's lists if its slab (page) is the CPU slab and
- * no charge has to be given back: onto freelist if it is charged to
- * nobody; onto the owned list, still charged, if it is charged to the
- * list's record, or to any record when the list is empty (the list
- * becomes that record's). False otherwise: slab_free_owned_slow.
+ * slab_free_to_cpu - obj, checked, goes back: the common case, an object
+ * of this CPU's slab, onto this CPU's list in one interrupts-off section
+ * that writes only this CPU's line; anything else the long way.
  */
-static __attribute__((always_inline)) inline bool
-owned_push(struct kmem_cache *c, struct kmem_cache_cpu *cpu,
-	   struct page *page, void *obj, uint16_t *id, const char *who)
+static __always_inline void
+slab_free_to_cpu(struct kmem_cache *c, struct page *page, void *obj,
+		 const char *who)
 {
-	uint16_t owner;
-
-	if (cpu->page != page || slab_debug)
-		return false;
-	owner = *id;
-	if (owner != cpu->owned_id) {  /* never 0: see mm/slab.h */
-		if (!owner) {
-			cpu_push(c, cpu, obj, who);
-			return true;
-		}
-		if (cpu->owned)
-			return false;
-		cpu->owned_id = owner;
-	}
-	if (unlikely(obj == cpu->owned))
-		double_free(c, obj, who);
-	set_next_free(obj, cpu->owned);
-	cpu->owned = obj;
-	cpu->nr_owned++;
-	return true;
-}
-
-/*
- * slab_free_owned_slow - `objects`: obj, of c's slab page, is freed when
- * owned_push could not: its bytes, if it has an owner, go to this CPU's
- * byte stock and the object onto freelist, if the stock holds its record
- * and the slab is the CPU's; else the bytes go back to the record and
- * the object to its slab. Out of line: the fast path saves no
- * registers for it.
- */
-static __attribute__((noinline)) void
-slab_free_owned_slow(struct kmem_cache *c, struct page *page, void *obj,
-		     const char *who)
-{
-	uint16_t *id = slab_owner_id(c, obj), owner;
 	struct kmem_cache_cpu *cpu;
 	unsigned long flags;
 
 	flags = local_irq_save();
 	cpu = this_cpu_slab(c);
-	owner = *id;
-	if (owner && cpu->page == page && !slab_debug &&
-	    __obj_stock_give(this_cpu_obj_stock(), owner, c->size)) {
-		*id = 0;
+	if (likely(cpu->page == page && !slab_debug)) {
 		cpu_push(c, cpu, obj, who);
 		local_irq_restore(flags);
 		return;
 	}
 	local_irq_restore(flags);
-	if (owner) {
-		*id = 0;
-		__memcg_slab_free_hook(obj_owner_table[owner], c->size);
-	}
 	slab_free_slow(c, page, obj, who);
+}
+
+/* slab_free_objects - the free of an object with an owner (`objects`):
+ * the free hook (the owner whose id is at *owner_id uncharged), then the
+ * free any design makes. */
+static __noinline void
+slab_free_objects(struct kmem_cache *c, struct page *page, void *obj,
+		  uint16_t *owner_id, const char *who)
+{
+	memcg_slab_free_hook(c, owner_id);
+	slab_free_to_cpu(c, page, obj, who);
 }
 
 /*
  * slab_free - put obj back. The checks name the cache and the object: a
- * wrong cache, an address that is not an object, a double free. The
- * common case, an object of this CPU's slab, goes on this CPU's list in
- * one interrupts-off section that writes only this CPU's line.
+ * wrong cache, an address that is not an object, a double free.
  */
-static __attribute__((always_inline)) inline void
+static __always_inline void
 slab_free(struct kmem_cache *c, struct page *page, void *obj, const char *who)
 {
 	struct slab *slab = slab_of(page);
-	struct kmem_cache_cpu *cpu;
-	unsigned long flags;
 	size_t offset, index;
 
 	/* An object of a child cache may be freed through its root cache. */
@@ -551,28 +486,10 @@ slab_free(struct kmem_cache *c, struct page *page, void *obj, const char *who)
 		panic("%s: cache %s: %p is not the start of an object", who,
 		      c->name, obj);
 
-	flags = local_irq_save();
-	cpu = this_cpu_slab(c);
-	/* Kept in a register: gcc would keep the CPU number instead and
-	 * work the address out again, a copy and three instructions. */
-	__asm__("" : "+r"(cpu));
-	if (likely(cpu->list_page == page && !slab_debug)) {
-		cpu_push(c, cpu, obj, who);
-		local_irq_restore(flags);
-		return;
-	}
-	/* `objects`: list_page is NULL, the owner decides. Its key is
-	 * asked only here, so that `caches` pays nothing for it. */
-	if (memcg_slab_objects() &&
-	    owned_push(c, cpu, page, obj, &slab->owner_ids[index], who)) {
-		local_irq_restore(flags);
-		return;
-	}
-	local_irq_restore(flags);
-	if (memcg_slab_objects())
-		slab_free_owned_slow(c, page, obj, who);
+	if (memcg_slab_objects() && slab->owner_ids[index])
+		slab_free_objects(c, page, obj, &slab->owner_ids[index], who);
 	else
-		slab_free_slow(c, page, obj, who);
+		slab_free_to_cpu(c, page, obj, who);
 }
 
 void kmem_cache_free(struct kmem_cache *c, void *obj)

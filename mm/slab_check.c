@@ -28,7 +28,7 @@ void poison_object(struct kmem_cache *c, void *obj)
 	       c->size - sizeof(void *));
 }
 
-__attribute__((noinline)) void
+__noinline void
 check_object_poison(struct kmem_cache *c, void *obj)
 {
 	const unsigned char *p = obj;
@@ -77,13 +77,33 @@ static unsigned long count_free(void *head, unsigned long limit)
 	return n;
 }
 
-/* check_slab - one slab's count against its own free list. */
+/* check_free_ids - in `objects`, a free object has no owner: each object
+ * on list has the owner id 0. */
+static void check_free_ids(struct check_out *o, struct kmem_cache *c,
+			   struct slab *slab, void *list)
+{
+	unsigned long n = 0;
+
+	for (void *p = list; p && n <= c->num; p = next_free(p), n++) {
+		if (*slab_owner_id(c, slab, p) != 0) {
+			check_fail(o, "slab: cache %s: free object %p has "
+				   "owner id %u, not 0\n", c->name, p,
+				   *slab_owner_id(c, slab, p));
+			return;
+		}
+	}
+}
+
+/* check_slab - one slab's count against its own free list, whose
+ * objects (`objects`) have no owner. */
 static void check_slab(struct check_out *o, struct kmem_cache *c,
 		       struct page *page, unsigned long *inuse)
 {
 	struct slab *slab = slab_of(page);
 	unsigned long nfree = count_free(slab->freelist, c->num);
 
+	if (memcg_slab_objects())
+		check_free_ids(o, c, slab, slab->freelist);
 	if (!(page->flags & PG_slab) || slab->cache != c ||
 	    page->slab_inuse + nfree != c->num)
 		check_fail(o, "slab: cache %s: slab at pfn 0x%lx: %u objects "
@@ -93,44 +113,19 @@ static void check_slab(struct check_out *o, struct kmem_cache *c,
 	*inuse += page->slab_inuse;
 }
 
-/* check_ids - in `objects`, every object on list must have the owner id
- * id: 0 on freelist, the record's on the owned list. */
-static void check_ids(struct check_out *o, struct kmem_cache *c,
-		      void *list, unsigned int id, const char *name)
-{
-	unsigned long n = 0;
-
-	for (void *p = list; p && n <= c->num; p = next_free(p), n++) {
-		if (*slab_owner_id(c, p) != id) {
-			check_fail(o, "slab: cache %s: object %p on this "
-				   "CPU's %s has owner id %u, not %u\n",
-				   c->name, p, name, *slab_owner_id(c, p), id);
-			return;
-		}
-	}
-}
-
-/* check_this_cpu - this CPU's lists hold still: they are counted object
- * by object, against nr_free and nr_owned. */
+/* check_this_cpu - this CPU's list holds still: it is counted object by
+ * object, against nr_free. */
 static void check_this_cpu(struct check_out *o, struct kmem_cache *c)
 {
 	struct kmem_cache_cpu *cpu = this_cpu_slab(c);
 	unsigned long free = count_free(cpu->freelist, c->num);
-	unsigned long owned = count_free(cpu->owned, c->num);
 
-	if (free != cpu->nr_free || owned != cpu->nr_owned)
-		check_fail(o, "slab: cache %s: this CPU's lists hold %lu "
-			   "free and %lu owned objects, their counts say %lu "
-			   "and %u\n", c->name, free, owned, cpu->nr_free,
-			   cpu->nr_owned);
-	if (owned && !cpu->page)
-		check_fail(o, "slab: cache %s: this CPU has %lu objects on "
-			   "its owned list but no slab\n", c->name, owned);
-	if (!memcg_slab_objects() || !cpu->page)
-		return;
-	check_ids(o, c, cpu->freelist, 0, "free list");
-	if (owned)
-		check_ids(o, c, cpu->owned, cpu->owned_id, "owned list");
+	if (free != cpu->nr_free)
+		check_fail(o, "slab: cache %s: this CPU's list holds %lu "
+			   "free objects, its count says %lu\n", c->name, free,
+			   cpu->nr_free);
+	if (memcg_slab_objects() && cpu->page)
+		check_free_ids(o, c, slab_of(cpu->page), cpu->freelist);
 }
 
 static void check_cache(struct check_out *o, struct kmem_cache *c)
@@ -186,10 +181,10 @@ int slab_check(char *buf, size_t size)
 
 /* --- the owners of objects (`objects`) ------------------------------------ */
 
-/* owned_in_slab - fn for each object of the slab that has an owner. */
-static void owned_in_slab(struct kmem_cache *c, struct page *page,
-			  void (*fn)(unsigned int, unsigned int, void *),
-			  void *arg)
+/* owners_in_slab - fn for each object of the slab that has an owner. */
+static void owners_in_slab(struct kmem_cache *c, struct page *page,
+			   void (*fn)(uint16_t, unsigned int, void *),
+			   void *arg)
 {
 	struct slab *slab = slab_of(page);
 
@@ -198,7 +193,7 @@ static void owned_in_slab(struct kmem_cache *c, struct page *page,
 			fn(READ_ONCE(slab->owner_ids[i]), c->size, arg);
 }
 
-void slab_owned_walk(void (*fn)(unsigned int id, unsigned int bytes,
+void slab_owner_walk(void (*fn)(uint16_t owner_id, unsigned int bytes,
 				void *arg), void *arg)
 {
 	unsigned long flags = spin_lock_irqsave(&slab_caches_lock);
@@ -216,11 +211,11 @@ void slab_owned_walk(void (*fn)(unsigned int id, unsigned int bytes,
 		spin_lock(&c->lock);
 		for (unsigned int i = 0; i < 3; i++)
 			list_for_each_entry(page, lists[i], lru)
-				owned_in_slab(c, page, fn, arg);
+				owners_in_slab(c, page, fn, arg);
 		for (unsigned int i = 0; i < NR_CPUS; i++) {
 			page = READ_ONCE(c->cpu_slab[i].page);
 			if (page)
-				owned_in_slab(c, page, fn, arg);
+				owners_in_slab(c, page, fn, arg);
 		}
 		spin_unlock(&c->lock);
 	}

@@ -16,8 +16,9 @@
 #include "mm/page.h"
 
 /* The header at the start of every slab. In the `objects` design
- * (mm/memcg_hooks.h) it ends with the owner id of each object, 0 for an
- * object charged to nobody (or free); the objects start after it. */
+ * (mm/memcg_hooks.h) it ends with the owner id of each object, by index:
+ * 0 for an object charged to nobody, or free (Linux: the vector
+ * page->obj_cgroups). The objects start after it. */
 struct slab {
 	struct kmem_cache *cache;
 	void *freelist;  /* first free object, NULL if none */
@@ -51,21 +52,20 @@ static inline void *slab_object(struct kmem_cache *c, struct slab *slab,
 	return (char *)slab + c->offset + (size_t)i * c->size;
 }
 
-/*
- * slab_owner_id - where the owner id of obj, an object handed out by c, is
- * kept (`objects`). The slab is found by rounding the address down to the
- * slab's size (buddy blocks are aligned to their size), the index by a
- * multiply with the reciprocal of the object size, not a divide: exact,
- * since the offset is a multiple of the size and below 2^16 of them.
- */
-static __attribute__((always_inline)) inline uint16_t *
-slab_owner_id(const struct kmem_cache *c, const void *obj)
+/* object_index - the index of obj, an object of slab, in its slab. */
+static inline unsigned int object_index(const struct kmem_cache *c,
+					const struct slab *slab,
+					const void *obj)
 {
-	uintptr_t slab = (uintptr_t)obj & ~((PAGE_SIZE << c->order) - 1);
-	uint64_t offset = (uintptr_t)obj - slab - c->offset;
+	return ((const char *)obj - (const char *)slab - c->offset) / c->size;
+}
 
-	return &((struct slab *)slab)->owner_ids[(offset * c->reciprocal) >>
-						 32];
+/* slab_owner_id - where `objects` keeps the owner id of obj, an object
+ * of slab. */
+static inline uint16_t *slab_owner_id(const struct kmem_cache *c,
+				      struct slab *slab, const void *obj)
+{
+	return &slab->owner_ids[object_index(c, slab, obj)];
 }
 
 /*
@@ -90,11 +90,11 @@ static inline struct kmem_cache_cpu *this_cpu_slab(struct kmem_cache *c)
 	return &c->cpu_slab[smp_processor_index()];
 }
 
-/* cpu_held - the free objects on one CPU's lists (cpu), read without
- * stopping it: freelist and the owned list. */
+/* cpu_held - the free objects on one CPU's list (cpu), read without
+ * stopping it. */
 static inline unsigned long cpu_held(const struct kmem_cache_cpu *cpu)
 {
-	return READ_ONCE(cpu->nr_free) + READ_ONCE(cpu->nr_owned);
+	return READ_ONCE(cpu->nr_free);
 }
 
 /* mm/slab.c: a cache's slabs, taken from and given back to the buddy
@@ -121,7 +121,7 @@ struct page *slab_place(struct kmem_cache *c, struct page *page,
 /* mm/slab_check.c: slab_debug's poison, put on a free object and checked
  * when it is handed out again. */
 void poison_object(struct kmem_cache *c, void *obj);
-__attribute__((noinline)) void
+__noinline void
 check_object_poison(struct kmem_cache *c, void *obj);
 
 #endif

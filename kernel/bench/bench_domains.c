@@ -72,8 +72,7 @@ static struct memory_use memory_use_now(void)
 		long used = (long)READ_ONCE(cache->active_objs);
 
 		for (unsigned int cpu = 0; cpu < nr_cpus; cpu++)
-			used -= (long)READ_ONCE(cache->cpu_slab[cpu].nr_free) +
-				READ_ONCE(cache->cpu_slab[cpu].nr_owned);
+			used -= (long)READ_ONCE(cache->cpu_slab[cpu].nr_free);
 		u.slab_bytes += (uint64_t)used * cache->size;
 	}
 	spin_unlock_irqrestore(&slab_caches_lock, flags);

@@ -147,7 +147,7 @@ static void check_owner(struct obj_owner *owner, void *arg)
 	if ((uint64_t)owner->nr_pages * PAGE_SIZE != held)
 		fail(r, "%s: owner record %u: %lu pages charged (%llu bytes), "
 		     "but its objects (%llu) + stocked (%llu) + left over "
-		     "(%u) are %llu bytes", path, owner->view.id,
+		     "(%u) are %llu bytes", path, owner->id,
 		     owner->nr_pages,
 		     (unsigned long long)owner->nr_pages * PAGE_SIZE,
 		     (unsigned long long)owner->scan_bytes,
@@ -155,12 +155,12 @@ static void check_owner(struct obj_owner *owner, void *arg)
 		     (unsigned long long)held);
 	if (owner->nr_bytes >= PAGE_SIZE)
 		fail(r, "%s: owner record %u keeps %u bytes left over, a "
-		     "whole page or more", path, owner->view.id,
+		     "whole page or more", path, owner->id,
 		     owner->nr_bytes);
 	if (__atomic_load_n(&owner->memcg->dying, __ATOMIC_ACQUIRE))
 		fail(r, "%s: removed, but owner record %u still charges it "
 		     "(it should have moved to the parent)", path,
-		     owner->view.id);
+		     owner->id);
 }
 
 /* check_tree - what only the tree knows. memcg_tree_lock held. */
@@ -198,8 +198,8 @@ static void check_tree(struct check_report *r)
 				     task->pid);
 		}
 		if (memcg_slab_objects() && !mem_cgroup_is_root(pos) &&
-		    (!pos->view.obj_owner ||
-		     READ_ONCE(pos->view.obj_owner->memcg) != pos))
+		    (!pos->obj_owner ||
+		     READ_ONCE(pos->obj_owner->memcg) != pos))
 			fail(r, "%s: its own owner record is missing or "
 			     "charges another domain", path);
 		if (tasks != pos->nr_tasks)

@@ -34,18 +34,10 @@ static spinlock_t cache_ids_lock = SPINLOCK_INIT;
 
 _Static_assert(MEMCG_CACHES_MAX <= 64, "cache_ids is a 64-bit bitmap");
 
-/* The root caches by id, for the drain IPI: read with no lock, as a
- * lock there could be held by a CPU that waits for the IPI. A slot is
- * filled once its cache is made, and emptied before the IPI that
- * flushes the cache (memcg_slab_forget_root), which no CPU answers
- * while it is still walking the slots. */
-static struct kmem_cache *roots[MEMCG_CACHES_MAX];
-
 void memcg_slab_reset(void)
 {
 	spin_lock_init(&cache_ids_lock);
 	cache_ids = 0;
-	memset(roots, 0, sizeof(roots));
 }
 
 int memcg_register_cache(struct kmem_cache *root)
@@ -67,26 +59,7 @@ int memcg_register_cache(struct kmem_cache *root)
 	root->memcg_params.when = __GFP_KMEMCG;
 	root->memcg_params.always =
 		root->flags & SLAB_ACCOUNT ? __GFP_KMEMCG : 0;
-	__atomic_store_n(&roots[id], root, __ATOMIC_RELEASE);
 	return 0;
-}
-
-void memcg_slab_forget_root(struct kmem_cache *root)
-{
-	if (root->memcg_params.id >= 0)
-		__atomic_store_n(&roots[root->memcg_params.id], NULL,
-				 __ATOMIC_RELEASE);
-}
-
-void memcg_slab_drain_owned(struct mem_cgroup *top)
-{
-	for (int id = 0; id < MEMCG_CACHES_MAX; id++) {
-		struct kmem_cache *root =
-			__atomic_load_n(&roots[id], __ATOMIC_ACQUIRE);
-
-		if (root)
-			slab_owned_release(root, top);
-	}
 }
 
 void memcg_unregister_cache(struct kmem_cache *root)

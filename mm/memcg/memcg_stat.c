@@ -244,8 +244,8 @@ void memcg_census_release(struct memcg_census *census)
 
 /* drain_for_reading - give back what CPUs hold in stock for memcg's
  * subtree, so that the usage shown is what pages use: an IPI, only if
- * some stock holds any; in `objects` always, as the CPUs' owned lists
- * are not counted from here. */
+ * some stock holds any; in `objects` always, as the byte stocks are not
+ * counted from here. */
 static void drain_for_reading(struct mem_cgroup *memcg, bool kmem)
 {
 	if (!in_interrupt() && (memcg_slab_objects() ||
@@ -297,25 +297,11 @@ static bool is_descendant(struct mem_cgroup *memcg, struct mem_cgroup *top)
 	return false;
 }
 
-/* release_owned - on each CPU (an IPI): its owned lists of objects
- * charged to arg's subtree go back, charged to nobody (`objects`). */
-static void release_owned(void *arg)
-{
-	unsigned long flags = local_irq_save();
-
-	memcg_slab_drain_owned(arg);
-	local_irq_restore(flags);
-}
-
 int mem_cgroup_read_stat(struct mem_cgroup *memcg, struct mem_cgroup_stat *st)
 {
 	struct memcg_census census;
 	int64_t min_limit = RES_COUNTER_MAX, min_kmem = RES_COUNTER_MAX;
 
-	/* slab counts the objects in use: the free ones CPUs keep charged
-	 * on their owned lists are given back first. */
-	if (memcg_slab_objects() && !in_interrupt())
-		smp_call_function_all(release_owned, memcg);
 	if (memcg_census_take(&census))
 		return -ENOMEM;
 	*st = (struct mem_cgroup_stat){0};

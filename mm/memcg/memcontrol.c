@@ -147,7 +147,7 @@ static struct mem_cgroup *mem_cgroup_free(struct mem_cgroup *memcg)
 	/* Its child caches are empty by now: their slabs were its pages,
 	 * each holding a reference (mm/memcg/memcg_slab.h). */
 	memcg_slab_destroy_caches(memcg);
-	obj_owner_put(memcg->view.obj_owner);  /* `objects` (it may live on) */
+	obj_owner_put(memcg->obj_owner);  /* `objects` (it may live on) */
 	memcg_id_free(memcg->id);
 
 	/* Once enabled for a domain, the hooks stay on until it is gone. */

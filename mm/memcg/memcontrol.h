@@ -138,8 +138,11 @@ struct mem_cgroup {
 
 	struct list_head all_node;     /* on memcg_all_list */
 	int id;  /* 1 .. MEM_CGROUP_ID_MAX (mm/memcg/memcg_id.h); the root 0 */
-	/* `objects`: the owner records that charge it, its own and those
-	 * of its removed descendants (under obj_owner_lock). */
+	/* `objects`: its own owner record, which its objects are charged
+	 * to (NULL for the root, and in `caches`); and the records that
+	 * charge it, its own and those of its removed descendants (under
+	 * obj_owner_lock). */
+	struct obj_owner *obj_owner;
 	struct list_head obj_owners;
 	char name[MEMCG_NAME_MAX + 1];
 

@@ -2,21 +2,21 @@
 /*
  * mm/memcg/obj_owner.c - owner records and byte stocks, the `objects`
  * design of slab accounting (mm/memcg/obj_owner.h; Linux 5.9:
- * obj_cgroup_charge, obj_cgroup_uncharge, refill_obj_stock,
- * drain_obj_stock, memcg_reparent_objcgs), and the boot option that
- * chooses it.
+ * obj_cgroup_charge, obj_cgroup_uncharge, consume_obj_stock,
+ * refill_obj_stock, drain_obj_stock, memcg_reparent_objcgs), and the
+ * boot option that chooses it.
  *
- * The fast paths are in mm/slab_alloc.c, in the interrupts-off section
- * that pops or pushes the object: an accounted allocation takes an
- * object still charged to its record from this CPU's owned list, else
- * its bytes from this CPU's byte stock; a free puts the object on the
- * owned list, still charged, else gives its bytes back to the stock
- * (slab_free_owned_slow). This file is the rest: a stock that cannot
- * serve (another record's, or too few bytes) sends the allocation here,
- * where whole pages are charged to the record's domain and the surplus
- * refills the stock; a free the stock cannot take puts the bytes in the
- * record's leftover (__memcg_slab_free_hook), and each whole page of it
- * is uncharged.
+ * The slab calls two functions here, around an allocation and at a free
+ * (mm/slab_alloc.c, memcg_slab_pre_alloc_hook and memcg_slab_free_hook):
+ *
+ *   memcg_slab_charge    who pays; the bytes from this CPU's byte stock
+ *                        if it holds the payer's record, else from the
+ *                        record's leftover, else whole pages charged to
+ *                        the record's domain, the surplus to the stock
+ *   memcg_slab_uncharge  the bytes back to this CPU's byte stock if it
+ *                        holds the record and has room, else to the
+ *                        record's leftover, each whole page of which is
+ *                        uncharged
  *
  * What keeps a record's domain (owner->memcg) alive: the record's
  * reference. It changes only under obj_owner_lock (reparenting), so a
@@ -40,8 +40,12 @@
 DEFINE_STATIC_KEY_FALSE(memcg_slab_objects_key);
 
 _Static_assert(OBJ_STOCK_MAX == PAGE_SIZE, "a byte stock keeps a page");
+_Static_assert(OBJ_OWNER_MAX - 1 == UINT16_MAX, "an id is 16 bits");
 
-struct obj_owner *obj_owner_table[OBJ_OWNER_MAX];
+/* The records by id; id 0 is never given (an object charged to nobody).
+ * Written under obj_owner_lock; read without it by whoever holds a
+ * charge of the record (an object's bytes keep it alive). */
+static struct obj_owner *obj_owner_table[OBJ_OWNER_MAX];
 spinlock_t obj_owner_lock = SPINLOCK_INIT;
 static unsigned int next_id = 1;  /* where the search for a free id starts */
 
@@ -109,14 +113,13 @@ int obj_owner_create(struct mem_cgroup *memcg)
 	}
 	if (id) {
 		next_id = id % (OBJ_OWNER_MAX - 1) + 1;
-		owner->view.id = (uint16_t)id;
+		owner->id = (uint16_t)id;
 		owner->refcnt = 1;  /* the domain's */
 		owner->memcg = memcg;
 		mem_cgroup_get(memcg);
 		list_add_tail(&owner->node, &memcg->obj_owners);
 		obj_owner_table[id] = owner;
-		memcg->view.obj_owner = owner;
-		memcg->view.obj_owner_id = owner->view.id;
+		memcg->obj_owner = owner;
 	}
 	spin_unlock_irqrestore(&obj_owner_lock, flags);
 	if (!id) {
@@ -134,15 +137,15 @@ static struct mem_cgroup *unlink(struct obj_owner *owner)
 		panic("obj_owner: record %u freed with %lu pages charged and "
 		      "%u bytes left over (its charge must be given back "
 		      "first: pages = live objects + stocked + left over)",
-		      owner->view.id, owner->nr_pages, owner->nr_bytes);
-	obj_owner_table[owner->view.id] = NULL;
+		      owner->id, owner->nr_pages, owner->nr_bytes);
+	obj_owner_table[owner->id] = NULL;
 	list_del_init(&owner->node);
 	return owner->memcg;
 }
 
 void obj_owner_discard(struct mem_cgroup *memcg)
 {
-	struct obj_owner *owner = memcg->view.obj_owner;
+	struct obj_owner *owner = memcg->obj_owner;
 	unsigned long flags;
 
 	if (!owner)
@@ -150,8 +153,7 @@ void obj_owner_discard(struct mem_cgroup *memcg)
 	flags = spin_lock_irqsave(&obj_owner_lock);
 	unlink(owner);
 	spin_unlock_irqrestore(&obj_owner_lock, flags);
-	memcg->view.obj_owner = NULL;
-	memcg->view.obj_owner_id = 0;
+	memcg->obj_owner = NULL;
 	mem_cgroup_put(memcg);  /* not the last: the caller holds one */
 	kfree(owner);
 }
@@ -175,7 +177,7 @@ static void put_many(struct obj_owner *owner, int nr)
 		return;
 	if (left < 0)
 		panic("obj_owner: record %u: reference count below zero",
-		      owner->view.id);
+		      owner->id);
 	flags = spin_lock_irqsave(&obj_owner_lock);
 	memcg = unlink(owner);
 	spin_unlock_irqrestore(&obj_owner_lock, flags);
@@ -227,11 +229,6 @@ static void uncharge_bytes(struct obj_owner *owner, unsigned int bytes,
 	spin_unlock_irqrestore(&obj_owner_lock, flags);
 	/* No page charged through it: no object is left. */
 	put_many(owner, (last ? 1 : 0) + (drop_ref ? 1 : 0));
-}
-
-void __memcg_slab_free_hook(struct obj_owner *owner, unsigned int bytes)
-{
-	uncharge_bytes(owner, bytes, false);
 }
 
 /*
@@ -287,11 +284,31 @@ static bool take_leftover(struct obj_owner *owner, unsigned int bytes)
 	return ok;
 }
 
+/* --- the byte stock ------------------------------------------------------- */
+
+static struct obj_stock *this_cpu_obj_stock(void)
+{
+	return &this_cpu_stock()->obj;
+}
+
+/* consume_obj_stock - take bytes of owner from this CPU's byte stock, if
+ * it holds owner's and enough of them. Interrupts off. */
+static bool consume_obj_stock(struct obj_owner *owner, unsigned int bytes)
+{
+	struct obj_stock *stock = this_cpu_obj_stock();
+
+	if (stock->cached != owner || stock->nr_bytes < bytes)
+		return false;
+	stock->nr_bytes -= bytes;
+	return true;
+}
+
 /*
- * refill_obj_stock - bytes charged to owner and not needed now go to this
- * CPU's byte stock; what the stock held for another record, and what is
- * over OBJ_STOCK_MAX, goes back to its record. The caller's reference on
- * owner is handed over: it becomes the stock's, or is dropped.
+ * refill_obj_stock - the bytes of a charge that the allocation did not
+ * need go to this CPU's byte stock, with the caller's reference on owner:
+ * it becomes the stock's if the stock takes owner, else it is dropped. A
+ * stock that holds another record's bytes gives them back to that record
+ * first; what is over OBJ_STOCK_MAX goes back to owner.
  */
 static void refill_obj_stock(struct obj_owner *owner, unsigned int bytes)
 {
@@ -308,7 +325,6 @@ static void refill_obj_stock(struct obj_owner *owner, unsigned int bytes)
 		old_bytes = stock->nr_bytes;
 		drop = false;
 		stock->cached = owner;
-		stock->id = owner->view.id;
 		stock->nr_bytes = 0;
 	}
 	stock->nr_bytes += bytes;
@@ -326,85 +342,98 @@ static void refill_obj_stock(struct obj_owner *owner, unsigned int bytes)
 		obj_owner_put(owner);
 }
 
-/* obj_owner_charge - charge bytes to owner the long way (Linux:
- * obj_cgroup_charge): from its leftover, else whole pages, whose surplus
- * refills this CPU's stock. The caller's reference on owner is handed
- * over (to the stock, or dropped): the bytes charged keep it alive. */
-static int obj_owner_charge(struct obj_owner *owner, gfp_t gfp,
-			    unsigned int bytes)
+void obj_stock_drain_subtree(struct obj_stock *stock, struct mem_cgroup *top)
+{
+	struct obj_owner *owner = stock->cached;
+	unsigned int bytes = stock->nr_bytes;
+
+	/* The stock's reference keeps the record, and the record its
+	 * domain; a reparenting meanwhile only moves it up. */
+	if (!owner || (top && !res_counter_is_ancestor(
+				      &READ_ONCE(owner->memcg)->res,
+				      &top->res)))
+		return;
+	stock->cached = NULL;
+	stock->nr_bytes = 0;
+	uncharge_bytes(owner, bytes, true);
+}
+
+/* --- what the slab calls -------------------------------------------------- */
+
+/*
+ * obj_owner_charge - charge bytes to owner the long way, when this CPU's
+ * byte stock cannot (Linux: the rest of obj_cgroup_charge): from its
+ * leftover, else whole pages, whose surplus refills this CPU's stock.
+ * Returns owner's id, or -ENOMEM. The caller's reference on owner is
+ * handed over (to the stock, or dropped): the bytes charged keep the
+ * record alive.
+ */
+static __noinline int
+obj_owner_charge(struct obj_owner *owner, gfp_t gfp, unsigned int bytes)
 {
 	unsigned int nr_pages = (bytes + PAGE_SIZE - 1) >> PAGE_SHIFT;
+	int id = owner->id;
 
 	if (take_leftover(owner, bytes)) {
 		obj_owner_put(owner);
-		return 0;
+		return id;
 	}
 	if (charge_pages(owner, gfp, nr_pages)) {
 		obj_owner_put(owner);
 		return -ENOMEM;
 	}
 	refill_obj_stock(owner, (nr_pages << PAGE_SHIFT) - bytes);
-	return 0;
+	return id;
 }
 
-int memcg_slab_pre_alloc_hook(struct kmem_cache *cache, gfp_t gfp,
-			      unsigned int bytes, struct obj_owner **out)
+int memcg_slab_charge(gfp_t gfp, unsigned int bytes)
 {
+	struct obj_owner *owner = NULL;
 	struct mem_cgroup *memcg;
-	struct obj_owner *owner;
 	unsigned long flags;
-	int ret;
 
-	*out = NULL;
-	if (!memcg_kmem_enabled() || !slab_wants_account(cache, gfp) ||
-	    !current)
-		return 0;
-	/* Interrupts off from reading the payer to taking a reference on
-	 * its record (see memcg_kmem_get_payer). */
+	/* Interrupts off from reading the payer to taking its record's
+	 * bytes or a reference on it (see memcg_kmem_payer). */
 	flags = local_irq_save();
 	memcg = memcg_kmem_payer(current, gfp);
-	owner = memcg && memcg_kmem_is_accounted(memcg)
-			? memcg->view.obj_owner : NULL;
-	if (owner && __obj_stock_take(this_cpu_obj_stock(), owner->view.id,
-				      bytes)) {
+	if (memcg && memcg_kmem_is_accounted(memcg))
+		owner = memcg->obj_owner;
+	if (!owner) {
 		local_irq_restore(flags);
-		*out = owner;
 		return 0;
 	}
-	if (owner)
-		obj_owner_get(owner);
+	if (consume_obj_stock(owner, bytes)) {
+		local_irq_restore(flags);
+		return owner->id;
+	}
+	obj_owner_get(owner);
 	local_irq_restore(flags);
-	if (!owner)
-		return 0;
-	ret = obj_owner_charge(owner, gfp, bytes);
-	if (!ret)
-		*out = owner;  /* its charged pages keep it alive */
-	return ret;
+	return obj_owner_charge(owner, gfp, bytes);
 }
 
-/* --- stocks --------------------------------------------------------------- */
-
-bool obj_owner_in_subtree(unsigned int id, struct mem_cgroup *top)
+void memcg_slab_uncharge(uint16_t owner_id, unsigned int bytes)
 {
-	/* The caller's charge keeps the record, and the record its
-	 * domain; a reparenting meanwhile only moves it up. */
-	return !top ||
-	       res_counter_is_ancestor(
-		       &READ_ONCE(obj_owner_table[id]->memcg)->res, &top->res);
-}
+	/* The object's bytes keep the record alive (its pages'
+	 * reference) until they are given back here. */
+	struct obj_owner *owner = obj_owner_table[owner_id];
+	struct obj_stock *stock;
+	unsigned long flags;
 
-void obj_stock_drain_subtree(struct obj_stock *stock, struct mem_cgroup *top)
-{
-	struct obj_owner *owner = stock->cached;
-	unsigned int bytes = stock->nr_bytes;
-
-	/* The stock's reference keeps the record. */
-	if (!owner || !obj_owner_in_subtree(stock->id, top))
+	flags = local_irq_save();
+	stock = this_cpu_obj_stock();
+	if (stock->cached == owner &&
+	    stock->nr_bytes + bytes <= OBJ_STOCK_MAX) {
+		stock->nr_bytes += bytes;
+		local_irq_restore(flags);
 		return;
-	stock->cached = NULL;
-	stock->id = 0;
-	stock->nr_bytes = 0;
-	uncharge_bytes(owner, bytes, true);
+	}
+	local_irq_restore(flags);
+	uncharge_bytes(owner, bytes, false);
+}
+
+struct obj_owner *obj_owner_of(uint16_t id)
+{
+	return obj_owner_table[id];
 }
 
 /* --- reparenting ---------------------------------------------------------- */
@@ -449,13 +478,13 @@ void obj_owner_reparent(struct mem_cgroup *memcg)
 
 /* --- the census ----------------------------------------------------------- */
 
-/* count_object - slab_owned_walk's callback: an object of bytes owned by
+/* count_object - slab_owner_walk's callback: an object of bytes owned by
  * the record with that id. obj_owner_lock held. */
-static void count_object(unsigned int id, unsigned int bytes, void *arg)
+static void count_object(uint16_t id, unsigned int bytes, void *arg)
 {
 	uint64_t *unknown = arg;
 
-	if (id < OBJ_OWNER_MAX && obj_owner_table[id])
+	if (obj_owner_table[id])
 		obj_owner_table[id]->scan_bytes += bytes;
 	else
 		*unknown += bytes;
@@ -473,14 +502,14 @@ uint64_t obj_owner_scan(void (*fn)(struct obj_owner *owner, void *arg),
 			obj_owner_table[id]->scan_stocked = 0;
 		}
 	}
-	slab_owned_walk(count_object, &unknown);
+	slab_owner_walk(count_object, &unknown);
 	/* A stock names a record it holds a reference on: one in the
 	 * table (freeing it takes this lock). */
 	for (unsigned int cpu = 0; cpu < nr_cpus; cpu++) {
 		struct obj_stock *stock = &memcg_stock_of(cpu)->obj;
 		struct obj_owner *owner = READ_ONCE(stock->cached);
 
-		if (owner && obj_owner_table[owner->view.id] == owner)
+		if (owner && obj_owner_table[owner->id] == owner)
 			owner->scan_stocked += READ_ONCE(stock->nr_bytes);
 	}
 	for (unsigned int id = 1; id < OBJ_OWNER_MAX; id++)

@@ -1,18 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * mm/memcg/obj_owner.h - the `objects` design of slab accounting (Linux
- * 5.9: struct obj_cgroup, obj_cgroup_charge, obj_stock,
+ * 5.9: struct obj_cgroup, obj_cgroup_charge, struct obj_stock,
  * memcg_reparent_objcgs; docs/slab.md).
  *
- * Each domain has an owner record. An accounted object is charged by
- * the byte (its cache's object size) to its domain's record, and keeps
- * the record's id in its slab (mm/slab_internal.h, slab_owner_id); the
- * slab pages themselves, of the shared root caches, are charged to
- * nobody. A record is charged whole pages, to its domain's res and kmem
- * counters (with their hierarchy, exactly as a page charge), and hands
- * the bytes out: through each CPU's byte stock (struct obj_stock), which
- * holds at most OBJ_STOCK_MAX bytes of one record, and through its own
- * leftover (nr_bytes). So, for each record, at every moment:
+ * Each domain has an owner record. An accounted object is charged by the
+ * byte (its cache's object size) to its domain's record, and its slab
+ * keeps the record's id beside it (mm/memcg_hooks.h); the slab pages
+ * themselves, of the shared root caches, are charged to nobody. A record
+ * is charged whole pages, to its domain's res and kmem counters (with
+ * their hierarchy, exactly as a page charge), and hands the bytes out:
+ * through each CPU's byte stock (struct obj_stock), which holds at most
+ * OBJ_STOCK_MAX bytes of one record, and through its own leftover
+ * (nr_bytes). So, for each record, at every moment:
  *
  *   nr_pages * PAGE_SIZE = bytes of its live objects
  *                        + bytes held for it in CPU byte stocks
@@ -41,10 +41,9 @@
 #include "mm/memcg_hooks.h"
 
 struct mem_cgroup;
-struct memcg_stock_pcp;
 
 struct obj_owner {
-	struct obj_owner_view view;  /* first: its id, for the fast paths */
+	uint16_t id;                 /* what its objects' slabs keep */
 	int refcnt;                  /* atomic */
 	/* Under obj_owner_lock: */
 	struct mem_cgroup *memcg;    /* the domain charged (a reference) */
@@ -55,14 +54,27 @@ struct obj_owner {
 	uint64_t scan_bytes, scan_stocked;
 };
 
+/*
+ * obj_stock - a CPU's byte stock (Linux: struct obj_stock): bytes charged
+ * to one owner record and not yet handed to an object. It is part of the
+ * CPU's charge stock (mm/memcg/stock.h), written by its own CPU only,
+ * with interrupts off, and holds a reference on the record it caches.
+ */
+struct obj_stock {
+	struct obj_owner *cached;  /* NULL: none */
+	unsigned int nr_bytes;
+};
+
+#define OBJ_STOCK_MAX 4096  /* the most bytes a stock keeps: a page */
+
 /* Under it: every record's memcg, nr_pages, nr_bytes, node, the table of
  * ids, and each domain's obj_owners list. Taken with interrupts off. */
 extern spinlock_t obj_owner_lock;
 
 /*
- * obj_owner_create - memcg's own record (mkdir, `objects`): id, a
- * reference on memcg, on memcg->obj_owners, in memcg->view.obj_owner.
- * Returns 0, or -ENOMEM (no memory, or OBJ_OWNER_MAX records alive).
+ * obj_owner_create - memcg's own record (mkdir, `objects`): an id, a
+ * reference on memcg, on memcg->obj_owners, in memcg->obj_owner.
+ * Returns 0, or -ENOMEM (no memory, or OBJ_OWNER_MAX - 1 records alive).
  * obj_owner_discard - undo it, for a mkdir that fails later (none made:
  * nothing is done).
  */
@@ -98,5 +110,8 @@ void obj_stock_drain_subtree(struct obj_stock *stock,
  */
 uint64_t obj_owner_scan(void (*fn)(struct obj_owner *owner, void *arg),
 			void *arg);
+
+/* obj_owner_of - the record with that id, NULL if none: for tests. */
+struct obj_owner *obj_owner_of(uint16_t id);
 
 #endif

@@ -153,9 +153,6 @@ static void drain_local_stock(void *arg)
 					    top);
 		drain_stock(stock);
 	}
-	/* Owned lists first: their bytes may go to the byte stock. */
-	if (memcg_slab_objects())
-		memcg_slab_drain_owned(top);
 	obj_stock_drain_subtree(&stock->obj, top);
 	local_irq_restore(flags);
 }
@@ -163,8 +160,9 @@ static void drain_local_stock(void *arg)
 /*
  * stock_holds - smp_call_function_some's choice for drain_all_stock: does
  * cpu's stock hold charge of the subtree of arg? Asked with interrupts
- * off (see the top of this file). In `objects`, every CPU: what its
- * owned lists and byte stock hold is looked at by the CPU itself.
+ * off (see the top of this file). In `objects`, every CPU: the record a
+ * byte stock holds may be freed by its own CPU at any moment, so only
+ * that CPU may follow it to its domain.
  */
 static bool stock_holds(unsigned int cpu, void *arg)
 {

@@ -36,6 +36,7 @@
 
 #include "kernel/base/platform.h"
 #include "mm/memcg/memcg_trace.h"
+#include "mm/memcg/obj_owner.h"
 #include "mm/memcg_hooks.h"
 
 struct mem_cgroup;
@@ -51,9 +52,6 @@ struct memcg_stock_pcp {
 	struct obj_stock obj;       /* `objects`: bytes of an owner record
 				     * (mm/memcg/obj_owner.h) */
 } __cacheline_aligned;
-
-_Static_assert(offsetof(struct memcg_stock_pcp, obj) == OBJ_STOCK_OFFSET,
-	       "the slab's fast paths find the byte stock at OBJ_STOCK_OFFSET");
 
 /* One per CPU, each written with interrupts off by its own CPU only (a
  * drain for another CPU is an IPI that runs on the stock's CPU). It lives

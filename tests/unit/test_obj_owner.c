@@ -3,15 +3,14 @@
  * tests/unit/test_obj_owner.c - the `objects` design of slab accounting
  * (mm/memcg/obj_owner.c, mm/slab_alloc.c): an accounted object is
  * charged by the byte to its domain's owner record through this CPU's
- * byte stock, whole pages at a time from the counters, and keeps the
- * record's id in its slab; no child cache is made; a free keeps the
- * object charged on this CPU's owned list for its owner's next
- * allocation, or gives the bytes back to the stock, or (another CPU's
- * stock) to the record's leftover; a limit refuses objects; a removed
- * domain hands its record to the parent and is freed at once; the
- * record goes with its last object. `check` (the byte invariant) after each step. The code under
- * test is the kernel's own, with the design switched on before the slab
- * allocator starts.
+ * byte stock, whole pages at a time from the counters, and its slab
+ * keeps the record's id; no child cache is made; a free gives the bytes
+ * back to this CPU's byte stock if it holds the record, else to the
+ * record's leftover; a limit refuses objects; a removed domain hands
+ * its record to the parent and is freed at once; the record goes with
+ * its last object. `check` (the byte invariant) after each step. The
+ * code under test is the kernel's own, with the design switched on
+ * before the slab allocator starts.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -72,10 +71,15 @@ static uint64_t slab_bytes(struct mem_cgroup *memcg)
 	return st.slab;
 }
 
+/* owner_id - the owner id the slab keeps for p, an object of c. */
+static uint16_t owner_id(struct kmem_cache *c, void *p)
+{
+	return *slab_owner_id(c, slab_of(slab_page(p)), p);
+}
+
 /* One object: a page charged to A, 200 bytes to the object, the rest in
- * this CPU's byte stock; no child cache. Freed, it stays charged to A on
- * this CPU's owned list; a drain gives its bytes back to the stock, and
- * the stock's page back. */
+ * this CPU's byte stock; no child cache. Freed, its bytes go back to the
+ * stock; a drain gives the stock's page back. */
 static void test_charged_by_the_byte(void **state)
 {
 	struct obj_stock *stock = &memcg_stock_of(0)->obj;
@@ -83,16 +87,16 @@ static void test_charged_by_the_byte(void **state)
 
 	assert_non_null(p);
 	assert_null(A->view.slab_caches[acct->memcg_params.id]);
-	assert_ptr_equal(stock->cached, A->view.obj_owner);
+	assert_ptr_equal(stock->cached, A->obj_owner);
 	assert_int_equal(stock->nr_bytes, PAGE_SIZE - acct->size);
-	assert_int_equal(A->view.obj_owner->nr_pages, 1);
+	assert_int_equal(A->obj_owner->nr_pages, 1);
+	assert_int_equal(owner_id(acct, p), A->obj_owner->id);
 	assert_check_ok();
 	kmem_cache_free(acct, p);
-	assert_ptr_equal(acct->cpu_slab[0].owned, p);
-	assert_int_equal(stock->nr_bytes, PAGE_SIZE - acct->size);
+	assert_int_equal(stock->nr_bytes, PAGE_SIZE);
 	assert_check_ok();
 	assert_int_equal(kmem_usage(A), 0);
-	assert_null(acct->cpu_slab[0].owned);
+	assert_null(stock->cached);
 
 	/* Drained with an object alive, the page stays for it. */
 	p = kmem_cache_alloc(acct, GFP_KERNEL);
@@ -105,53 +109,54 @@ static void test_charged_by_the_byte(void **state)
 	assert_int_equal(slab_bytes(A), 0);
 }
 
-/* The owned list: A's object freed is A's next one, with no charge
- * made; the root's tasks take objects charged to nobody; B's object
- * freed while the list is A's gives its bytes to this CPU's stock. */
-static void test_owned_list(void **state)
+/* The byte stock: A's next object is charged from it, with no page
+ * charged; the root's tasks take objects charged to nobody; B's charge
+ * makes the stock B's, A's bytes going back to A's record, and A's
+ * object freed then gives its bytes to the record too. */
+static void test_byte_stock(void **state)
 {
-	struct kmem_cache_cpu *cpu = &acct->cpu_slab[0];
 	struct obj_stock *stock = &memcg_stock_of(0)->obj;
 	struct mem_cgroup *B = test_mkdir("/cgroup/B");
+	struct obj_owner *a = A->obj_owner;
 	struct task *tb;
-	unsigned int left;
 	void *p, *q, *r;
 
 	test_write("/cgroup/B/memory.kmem.limit_in_bytes", "1M", 0);
 	tb = test_task(B);
 	assert_non_null(p = kmem_cache_alloc(acct, GFP_KERNEL));
 	kmem_cache_free(acct, p);
-	assert_ptr_equal(cpu->owned, p);
-	assert_int_equal(cpu->owned_id, A->view.obj_owner_id);
-	assert_int_equal(cpu->nr_owned, 1);
+	assert_int_equal(owner_id(acct, p), 0);
+	assert_ptr_equal(stock->cached, a);
+	assert_int_equal(stock->nr_bytes, PAGE_SIZE);
 
-	host_set_current(NULL);  /* the root's: not from the owned list */
+	host_set_current(NULL);  /* the root's: charged to nobody */
 	assert_non_null(r = kmem_cache_alloc(acct, GFP_KERNEL));
-	assert_ptr_not_equal(r, p);
-	assert_int_equal(*slab_owner_id(acct, r), 0);
+	assert_int_equal(owner_id(acct, r), 0);
+	assert_int_equal(stock->nr_bytes, PAGE_SIZE);
 	host_set_current(ta);
-	left = stock->nr_bytes;
-	assert_ptr_equal(kmem_cache_alloc(acct, GFP_KERNEL), p);
-	assert_int_equal(stock->nr_bytes, left);  /* no charge made */
-	assert_int_equal(*slab_owner_id(acct, p), A->view.obj_owner_id);
-	kmem_cache_free(acct, p);
+	assert_non_null(p = kmem_cache_alloc(acct, GFP_KERNEL));
+	assert_int_equal(stock->nr_bytes, PAGE_SIZE - acct->size);
+	assert_int_equal(a->nr_pages, 1);  /* no page charged */
+	assert_int_equal(owner_id(acct, p), a->id);
 
 	host_set_current(tb);
 	assert_non_null(q = kmem_cache_alloc(acct, GFP_KERNEL));
-	assert_ptr_equal(stock->cached, B->view.obj_owner);
-	left = stock->nr_bytes;
+	assert_ptr_equal(stock->cached, B->obj_owner);
+	assert_int_equal(a->nr_bytes, PAGE_SIZE - acct->size);
 	kmem_cache_free(acct, q);
-	assert_ptr_equal(cpu->owned, p);  /* still A's list */
-	assert_int_equal(stock->nr_bytes, left + acct->size);
-	assert_int_equal(*slab_owner_id(acct, q), 0);
+	assert_int_equal(stock->nr_bytes, PAGE_SIZE);
+	assert_int_equal(owner_id(acct, q), 0);
 	assert_check_ok();
 
 	host_set_current(ta);
+	kmem_cache_free(acct, p);  /* the stock is B's: to A's leftover */
+	assert_ptr_equal(stock->cached, B->obj_owner);
+	assert_int_equal(a->nr_bytes, 0);
+	assert_int_equal(a->nr_pages, 0);  /* a whole page: uncharged */
 	kmem_cache_free(acct, r);
+	assert_check_ok();
 	assert_int_equal(kmem_usage(A), 0);
 	assert_int_equal(kmem_usage(B), 0);
-	assert_int_equal(cpu->nr_owned, 0);
-	assert_check_ok();
 	test_task_exit(tb);
 	test_rmdir("/cgroup/B", 0);
 }
@@ -184,11 +189,12 @@ static void test_free_on_another_cpu(void **state)
 	host_set_cpu(1);
 	kmem_cache_free(acct, p);
 	host_set_cpu(0);
-	assert_int_equal(A->view.obj_owner->nr_bytes, acct->size);
-	assert_int_equal(A->view.obj_owner->nr_pages, 1);
+	assert_null(memcg_stock_of(1)->obj.cached);
+	assert_int_equal(A->obj_owner->nr_bytes, acct->size);
+	assert_int_equal(A->obj_owner->nr_pages, 1);
 	assert_check_ok();
 	assert_int_equal(kmem_usage(A), 0);
-	assert_int_equal(A->view.obj_owner->nr_pages, 0);
+	assert_int_equal(A->obj_owner->nr_pages, 0);
 }
 
 /* A kmem limit refuses objects once another page does not fit. */
@@ -227,8 +233,8 @@ static void test_reparent(void **state)
 	host_set_current(tc);
 	for (int i = 0; i < 3; i++)
 		assert_non_null(p[i] = kmem_cache_alloc(acct, GFP_KERNEL));
-	owner = C->view.obj_owner;
-	id = owner->view.id;
+	owner = C->obj_owner;
+	id = owner->id;
 	assert_int_equal(kmem_usage(C), PAGE_SIZE);
 	assert_int_equal(kmem_usage(P), PAGE_SIZE);
 
@@ -236,7 +242,7 @@ static void test_reparent(void **state)
 	test_task_exit(tc);
 	test_rmdir("/cgroup/P/C", 0);
 	assert_int_equal(mem_cgroup_nr_dying(), 0);  /* freed at once */
-	assert_ptr_equal(obj_owner_table[id], owner);
+	assert_ptr_equal(obj_owner_of(id), owner);
 	assert_ptr_equal(owner->memcg, P);
 	assert_int_equal(kmem_usage(P), PAGE_SIZE);
 	assert_int_equal(slab_bytes(P), 3 * acct->size);
@@ -245,7 +251,7 @@ static void test_reparent(void **state)
 	for (int i = 0; i < 3; i++)
 		kmem_cache_free(acct, p[i]);
 	drain_all_stock(NULL);
-	assert_null(obj_owner_table[id]);  /* its last object went */
+	assert_null(obj_owner_of(id));  /* its last object went */
 	assert_int_equal(kmem_usage(P), 0);
 	assert_check_ok();
 	test_rmdir("/cgroup/P", 0);
@@ -263,7 +269,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		T(test_charged_by_the_byte),
-		T(test_owned_list),
+		T(test_byte_stock),
 		T(test_shared_slabs),
 		T(test_free_on_another_cpu),
 		T(test_limit_refuses),
