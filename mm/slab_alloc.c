@@ -254,70 +254,56 @@ slab_alloc_from_cpu(struct kmem_cache *c, gfp_t gfp, bool key_on)
 /* --- the `objects` hooks (Linux: mm/slab.h, mm/memcontrol.c) ----------- */
 
 /*
- * memcg_slab_pre_alloc_hook - before an allocation from c: if it asks to
- * be accounted, charge its bytes to the owner record of whoever pays.
- * Returns the id of the record charged, 0 if nobody pays, or -ENOMEM if
- * the charge was refused.
+ * memcg_slab_post_alloc_hook - after an allocation from c found obj: if
+ * it asks to be accounted, obj's bytes are charged to the owner record of
+ * whoever pays, and the record's id goes beside obj, in its slab's header
+ * (Linux charges here too, since 6.10; before, in a pre-alloc hook).
+ * False if the charge was refused.
  */
-static inline int memcg_slab_pre_alloc_hook(struct kmem_cache *c, gfp_t gfp)
-{
-	if (!slab_wants_account(c, gfp))
-		return 0;
-	return memcg_slab_charge(gfp, c->size);
-}
-
-/*
- * memcg_slab_post_alloc_hook - after it: obj, if the allocator found one,
- * records the owner id in its slab; if it found none, the charge goes
- * back.
- */
-static inline void memcg_slab_post_alloc_hook(struct kmem_cache *c,
-					      uint16_t owner_id, void *obj)
+static inline bool memcg_slab_post_alloc_hook(struct kmem_cache *c,
+					      gfp_t gfp, void *obj)
 {
 	uintptr_t slab_size = PAGE_SIZE << c->order;
 	struct slab *slab;
 
-	if (!owner_id)
-		return;
-	if (!obj) {
-		memcg_slab_uncharge(owner_id, c->size);
-		return;
-	}
+	if (!slab_wants_account(c, gfp))
+		return true;
 	/* A slab is a buddy block, aligned to its size. */
 	slab = (struct slab *)((uintptr_t)obj & ~(slab_size - 1));
-	*slab_owner_id(c, slab, obj) = owner_id;
+	return memcg_slab_charge(gfp, c->size,
+				 slab_owner_id(c, slab, obj)) == 0;
 }
 
 /*
- * memcg_slab_free_hook - before obj, whose owner id is *owner_id (not 0),
- * is freed: the id is cleared and the bytes go back. A double free finds
- * the id cleared already, does not come here, and gives nothing back
- * twice (the allocator then panics on it, if it can tell).
+ * memcg_slab_free_hook - as an object is freed: its owner id, kept at
+ * *slot, is cleared and returned (0: none), for the bytes to go back once
+ * the object is on a free list. A double free finds the id cleared
+ * already and gives nothing back twice (the allocator then panics on
+ * it, if it can tell).
  */
-static inline void memcg_slab_free_hook(struct kmem_cache *c,
-					uint16_t *owner_id)
+static inline uint16_t memcg_slab_free_hook(uint16_t *slot)
 {
-	uint16_t id = *owner_id;
+	uint16_t owner_id = *slot;
 
-	*owner_id = 0;
-	memcg_slab_uncharge(id, c->size);
+	*slot = 0;
+	return owner_id;
 }
 
 /*
  * slab_alloc_objects - an allocation in `objects` once the kmem key is
- * on: charge (pre-alloc hook), take an object from c as any allocation
- * does, record its owner (post-alloc hook).
+ * on: an object from c as any allocation takes it, then charged
+ * (post-alloc hook). If the charge is refused the object goes back,
+ * charged to nobody (Linux: memcg_alloc_abort_single).
  */
 static __noinline void *
 slab_alloc_objects(struct kmem_cache *c, gfp_t gfp)
 {
-	int owner_id = memcg_slab_pre_alloc_hook(c, gfp);
-	void *obj;
+	void *obj = slab_alloc_from_cpu(c, gfp, false);
 
-	if (owner_id < 0)
+	if (likely(obj) && !memcg_slab_post_alloc_hook(c, gfp, obj)) {
+		kmem_cache_free(c, obj);
 		return NULL;
-	obj = slab_alloc_from_cpu(c, gfp, false);
-	memcg_slab_post_alloc_hook(c, owner_id, obj);
+	}
 	return obj;
 }
 
@@ -452,15 +438,20 @@ slab_free_to_cpu(struct kmem_cache *c, struct page *page, void *obj,
 	slab_free_slow(c, page, obj, who);
 }
 
-/* slab_free_objects - the free of an object with an owner (`objects`):
- * the free hook (the owner whose id is at *owner_id uncharged), then the
- * free any design makes. */
+/*
+ * slab_free_objects - a free in `objects`: the object's owner taken off
+ * it (free hook), the free any design makes, then the bytes back to the
+ * owner record (Linux: obj_cgroup_uncharge in memcg_slab_free_hook).
+ */
 static __noinline void
 slab_free_objects(struct kmem_cache *c, struct page *page, void *obj,
-		  uint16_t *owner_id, const char *who)
+		  uint16_t *owner_slot, const char *who)
 {
-	memcg_slab_free_hook(c, owner_id);
+	uint16_t owner_id = memcg_slab_free_hook(owner_slot);
+
 	slab_free_to_cpu(c, page, obj, who);
+	if (owner_id)
+		memcg_slab_uncharge(owner_id, c->size);
 }
 
 /*
@@ -486,7 +477,7 @@ slab_free(struct kmem_cache *c, struct page *page, void *obj, const char *who)
 		panic("%s: cache %s: %p is not the start of an object", who,
 		      c->name, obj);
 
-	if (memcg_slab_objects() && slab->owner_ids[index])
+	if (memcg_slab_objects())
 		slab_free_objects(c, page, obj, &slab->owner_ids[index], who);
 	else
 		slab_free_to_cpu(c, page, obj, who);

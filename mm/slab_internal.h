@@ -57,7 +57,9 @@ static inline unsigned int object_index(const struct kmem_cache *c,
 					const struct slab *slab,
 					const void *obj)
 {
-	return ((const char *)obj - (const char *)slab - c->offset) / c->size;
+	unsigned int offset = (uintptr_t)obj - (uintptr_t)slab - c->offset;
+
+	return offset / c->size;
 }
 
 /* slab_owner_id - where `objects` keeps the owner id of obj, an object

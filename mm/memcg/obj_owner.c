@@ -364,51 +364,53 @@ void obj_stock_drain_subtree(struct obj_stock *stock, struct mem_cgroup *top)
  * obj_owner_charge - charge bytes to owner the long way, when this CPU's
  * byte stock cannot (Linux: the rest of obj_cgroup_charge): from its
  * leftover, else whole pages, whose surplus refills this CPU's stock.
- * Returns owner's id, or -ENOMEM. The caller's reference on owner is
- * handed over (to the stock, or dropped): the bytes charged keep the
- * record alive.
+ * Returns 0 with owner's id in *owner_id, or -ENOMEM. The caller's
+ * reference on owner is handed over (to the stock, or dropped): the
+ * bytes charged keep the record alive.
  */
 static __noinline int
-obj_owner_charge(struct obj_owner *owner, gfp_t gfp, unsigned int bytes)
+obj_owner_charge(struct obj_owner *owner, gfp_t gfp, unsigned int bytes,
+		 uint16_t *owner_id)
 {
 	unsigned int nr_pages = (bytes + PAGE_SIZE - 1) >> PAGE_SHIFT;
-	int id = owner->id;
 
 	if (take_leftover(owner, bytes)) {
+		*owner_id = owner->id;
 		obj_owner_put(owner);
-		return id;
+		return 0;
 	}
 	if (charge_pages(owner, gfp, nr_pages)) {
 		obj_owner_put(owner);
 		return -ENOMEM;
 	}
+	*owner_id = owner->id;
 	refill_obj_stock(owner, (nr_pages << PAGE_SHIFT) - bytes);
-	return id;
+	return 0;
 }
 
-int memcg_slab_charge(gfp_t gfp, unsigned int bytes)
+int memcg_slab_charge(gfp_t gfp, unsigned int bytes, uint16_t *owner_id)
 {
-	struct obj_owner *owner = NULL;
 	struct mem_cgroup *memcg;
+	struct obj_owner *owner;
 	unsigned long flags;
 
 	/* Interrupts off from reading the payer to taking its record's
 	 * bytes or a reference on it (see memcg_kmem_payer). */
 	flags = local_irq_save();
 	memcg = memcg_kmem_payer(current, gfp);
-	if (memcg && memcg_kmem_is_accounted(memcg))
-		owner = memcg->obj_owner;
-	if (!owner) {
+	if (!memcg_kmem_charges(memcg)) {
 		local_irq_restore(flags);
 		return 0;
 	}
+	owner = memcg->obj_owner;
 	if (consume_obj_stock(owner, bytes)) {
 		local_irq_restore(flags);
-		return owner->id;
+		*owner_id = owner->id;
+		return 0;
 	}
 	obj_owner_get(owner);
 	local_irq_restore(flags);
-	return obj_owner_charge(owner, gfp, bytes);
+	return obj_owner_charge(owner, gfp, bytes, owner_id);
 }
 
 void memcg_slab_uncharge(uint16_t owner_id, unsigned int bytes)
