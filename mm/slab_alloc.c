@@ -254,22 +254,19 @@ slab_alloc_from_cpu(struct kmem_cache *c, gfp_t gfp, bool key_on)
 /* --- the `objects` hooks (Linux: mm/slab.h, mm/memcontrol.c) ----------- */
 
 /*
- * memcg_slab_post_alloc_hook - after an allocation from c found obj: if
- * it asks to be accounted, obj's bytes are charged to the owner record of
- * whoever pays, and the record's id goes beside obj, in its slab's header
- * (Linux charges here too, since 6.10; before, in a pre-alloc hook).
- * False if the charge was refused.
+ * memcg_slab_post_alloc_hook - after an accounted allocation from c found
+ * obj: obj's bytes are charged to the owner record of whoever pays, and
+ * the record's id goes beside obj, in its slab's header (Linux charges
+ * here too, since 6.10; before, in a pre-alloc hook). False if the
+ * charge was refused.
  */
 static inline bool memcg_slab_post_alloc_hook(struct kmem_cache *c,
 					      gfp_t gfp, void *obj)
 {
 	uintptr_t slab_size = PAGE_SIZE << c->order;
-	struct slab *slab;
-
-	if (!slab_wants_account(c, gfp))
-		return true;
 	/* A slab is a buddy block, aligned to its size. */
-	slab = (struct slab *)((uintptr_t)obj & ~(slab_size - 1));
+	struct slab *slab = (struct slab *)((uintptr_t)obj & ~(slab_size - 1));
+
 	return memcg_slab_charge(gfp, c->size,
 				 slab_owner_id(c, slab, obj)) == 0;
 }
@@ -291,15 +288,19 @@ static inline uint16_t memcg_slab_free_hook(uint16_t *slot)
 
 /*
  * slab_alloc_objects - an allocation in `objects` once the kmem key is
- * on: an object from c as any allocation takes it, then charged
+ * on. One that does not ask to be accounted is any allocation; one that
+ * does takes its object as any allocation does, then has it charged
  * (post-alloc hook). If the charge is refused the object goes back,
  * charged to nobody (Linux: memcg_alloc_abort_single).
  */
 static __noinline void *
 slab_alloc_objects(struct kmem_cache *c, gfp_t gfp)
 {
-	void *obj = slab_alloc_from_cpu(c, gfp, false);
+	void *obj;
 
+	if (!slab_wants_account(c, gfp))
+		return slab_alloc_from_cpu(c, gfp, false);
+	obj = slab_alloc_from_cpu(c, gfp, false);
 	if (likely(obj) && !memcg_slab_post_alloc_hook(c, gfp, obj)) {
 		kmem_cache_free(c, obj);
 		return NULL;
@@ -439,9 +440,10 @@ slab_free_to_cpu(struct kmem_cache *c, struct page *page, void *obj,
 }
 
 /*
- * slab_free_objects - a free in `objects`: the object's owner taken off
- * it (free hook), the free any design makes, then the bytes back to the
- * owner record (Linux: obj_cgroup_uncharge in memcg_slab_free_hook).
+ * slab_free_objects - a free in `objects`: the object's owner, if it has
+ * one, taken off it (free hook), the free any design makes, then the
+ * bytes back to the owner record (Linux: obj_cgroup_uncharge in
+ * memcg_slab_free_hook).
  */
 static __noinline void
 slab_free_objects(struct kmem_cache *c, struct page *page, void *obj,
