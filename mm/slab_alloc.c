@@ -439,21 +439,43 @@ slab_free_to_cpu(struct kmem_cache *c, struct page *page, void *obj,
 	slab_free_slow(c, page, obj, who);
 }
 
+/* slab_free_objects_slow - slab_free_objects the long way (obj not of
+ * this CPU's slab, or slab_debug): the free, then the bytes back. */
+static __noinline void
+slab_free_objects_slow(struct kmem_cache *c, struct page *page, void *obj,
+		       uint16_t owner_id, const char *who)
+{
+	slab_free_slow(c, page, obj, who);
+	if (owner_id)
+		memcg_slab_uncharge(owner_id, c->size);
+}
+
 /*
  * slab_free_objects - a free in `objects`: the object's owner, if it has
  * one, taken off it (free hook), the free any design makes, then the
  * bytes back to the owner record (Linux: obj_cgroup_uncharge in
- * memcg_slab_free_hook).
+ * memcg_slab_free_hook). The common case, an object of this CPU's slab,
+ * as slab_free_to_cpu; anything else the long way.
  */
 static __noinline void
 slab_free_objects(struct kmem_cache *c, struct page *page, void *obj,
 		  uint16_t *owner_slot, const char *who)
 {
 	uint16_t owner_id = memcg_slab_free_hook(owner_slot);
+	struct kmem_cache_cpu *cpu;
+	unsigned long flags;
 
-	slab_free_to_cpu(c, page, obj, who);
-	if (owner_id)
-		memcg_slab_uncharge(owner_id, c->size);
+	flags = local_irq_save();
+	cpu = this_cpu_slab(c);
+	if (likely(cpu->page == page && !slab_debug)) {
+		cpu_push(c, cpu, obj, who);
+		local_irq_restore(flags);
+		if (owner_id)
+			memcg_slab_uncharge(owner_id, c->size);
+		return;
+	}
+	local_irq_restore(flags);
+	slab_free_objects_slow(c, page, obj, owner_id, who);
 }
 
 /*
