@@ -252,17 +252,17 @@ void memcg_slab_set_objects(bool on);
 /*
  * memcg_slab_charge - `objects`: charge bytes, an object's, to the owner
  * record of whoever pays for an allocation with gfp (memcg_kmem_payer),
- * and write the record's id to *owner_id, the object's (untouched if
- * nobody pays) (Linux: obj_cgroup_charge from the post-alloc hook).
- * Returns 0, or -ENOMEM if the charge was refused (*owner_id then 0).
- * May reclaim.
+ * before the object is taken (Linux: obj_cgroup_charge). Returns the id
+ * of the record charged, 0 if nobody pays, or -ENOMEM if the charge was
+ * refused. May reclaim.
  */
-int memcg_slab_charge(gfp_t gfp, unsigned int bytes, uint16_t *owner_id);
+int memcg_slab_charge(gfp_t gfp, unsigned int bytes);
 
 /*
  * memcg_slab_uncharge - `objects`: bytes charged to the record owner_id
- * come back, an object's that was freed (Linux: obj_cgroup_uncharge).
- * Any context, no slab lock held.
+ * come back - an object freed, or an allocation that found no object
+ * after its charge (Linux: obj_cgroup_uncharge). Any context, no slab
+ * lock held.
  */
 void memcg_slab_uncharge(uint16_t owner_id, unsigned int bytes);
 

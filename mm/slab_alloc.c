@@ -254,21 +254,34 @@ slab_alloc_from_cpu(struct kmem_cache *c, gfp_t gfp, bool key_on)
 /* --- the `objects` hooks (Linux: mm/slab.h, mm/memcontrol.c) ----------- */
 
 /*
- * memcg_slab_post_alloc_hook - after an accounted allocation from c found
- * obj: obj's bytes are charged to the owner record of whoever pays, and
- * the record's id goes beside obj, in its slab's header (Linux charges
- * here too, since 6.10; before, in a pre-alloc hook). False if the
- * charge was refused.
+ * memcg_slab_pre_alloc_hook - before an accounted allocation from c: its
+ * bytes are charged to the owner record of whoever pays (Linux:
+ * obj_cgroup_charge in memcg_slab_pre_alloc_hook). Returns the record's
+ * id, 0 if nobody pays, or -ENOMEM if the charge was refused.
  */
-static inline bool memcg_slab_post_alloc_hook(struct kmem_cache *c,
-					      gfp_t gfp, void *obj)
+static inline int memcg_slab_pre_alloc_hook(struct kmem_cache *c, gfp_t gfp)
+{
+	return memcg_slab_charge(gfp, c->size);
+}
+
+/*
+ * memcg_slab_post_alloc_hook - after it: obj, if the allocator found
+ * one, keeps owner_id (not 0) beside it, in its slab's header; if it
+ * found none, the charge goes back.
+ */
+static inline void memcg_slab_post_alloc_hook(struct kmem_cache *c,
+					      uint16_t owner_id, void *obj)
 {
 	uintptr_t slab_size = PAGE_SIZE << c->order;
-	/* A slab is a buddy block, aligned to its size. */
-	struct slab *slab = (struct slab *)((uintptr_t)obj & ~(slab_size - 1));
+	struct slab *slab;
 
-	return memcg_slab_charge(gfp, c->size,
-				 slab_owner_id(c, slab, obj)) == 0;
+	if (!obj) {
+		memcg_slab_uncharge(owner_id, c->size);
+		return;
+	}
+	/* A slab is a buddy block, aligned to its size. */
+	slab = (struct slab *)((uintptr_t)obj & ~(slab_size - 1));
+	*slab_owner_id(c, slab, obj) = owner_id;
 }
 
 /*
@@ -286,26 +299,46 @@ static inline uint16_t memcg_slab_free_hook(uint16_t *slot)
 	return owner_id;
 }
 
+/* slab_alloc_objects_slow - slab_alloc_objects the long way (this
+ * CPU's list empty, or slab_debug): an object as any allocation takes it
+ * the long way, then the post-alloc hook. */
+static __noinline void *
+slab_alloc_objects_slow(struct kmem_cache *c, gfp_t gfp, uint16_t owner_id)
+{
+	void *obj = kmem_cache_alloc_slow(c, gfp);
+
+	memcg_slab_post_alloc_hook(c, owner_id, obj);
+	return obj;
+}
+
 /*
  * slab_alloc_objects - an allocation in `objects` once the kmem key is
- * on. One that does not ask to be accounted is any allocation; one that
- * does takes its object as any allocation does, then has it charged
- * (post-alloc hook). If the charge is refused the object goes back,
- * charged to nobody (Linux: memcg_alloc_abort_single).
+ * on. One that does not ask to be accounted is any allocation. One that
+ * does is charged first (pre-alloc hook), takes its object as any
+ * allocation does - the common case first on this CPU's list, as
+ * slab_alloc_from_cpu, else the long way - and keeps its owner's id
+ * (post-alloc hook).
  */
 static __noinline void *
 slab_alloc_objects(struct kmem_cache *c, gfp_t gfp)
 {
+	unsigned long flags;
+	int owner_id;
 	void *obj;
 
 	if (!slab_wants_account(c, gfp))
 		return slab_alloc_from_cpu(c, gfp, false);
-	obj = slab_alloc_from_cpu(c, gfp, false);
-	if (likely(obj) && !memcg_slab_post_alloc_hook(c, gfp, obj)) {
-		kmem_cache_free(c, obj);
-		return NULL;
-	}
-	return obj;
+	owner_id = memcg_slab_pre_alloc_hook(c, gfp);
+	if (owner_id <= 0)
+		return owner_id ? NULL : slab_alloc_from_cpu(c, gfp, false);
+
+	flags = local_irq_save();
+	obj = cpu_pop(this_cpu_slab(c));
+	local_irq_restore(flags);
+	if (unlikely(!obj))
+		return slab_alloc_objects_slow(c, gfp, owner_id);
+	memcg_slab_post_alloc_hook(c, owner_id, obj);
+	return fast_done(c, obj, gfp);
 }
 
 /*

@@ -364,31 +364,29 @@ void obj_stock_drain_subtree(struct obj_stock *stock, struct mem_cgroup *top)
  * obj_owner_charge - charge bytes to owner the long way, when this CPU's
  * byte stock cannot (Linux: the rest of obj_cgroup_charge): from its
  * leftover, else whole pages, whose surplus refills this CPU's stock.
- * Returns 0 with owner's id in *owner_id, or -ENOMEM. The caller's
- * reference on owner is handed over (to the stock, or dropped): the
- * bytes charged keep the record alive.
+ * Returns owner's id, or -ENOMEM. The caller's reference on owner is
+ * handed over (to the stock, or dropped): the bytes charged keep the
+ * record alive.
  */
 static __noinline int
-obj_owner_charge(struct obj_owner *owner, gfp_t gfp, unsigned int bytes,
-		 uint16_t *owner_id)
+obj_owner_charge(struct obj_owner *owner, gfp_t gfp, unsigned int bytes)
 {
 	unsigned int nr_pages = (bytes + PAGE_SIZE - 1) >> PAGE_SHIFT;
+	int id = owner->id;
 
 	if (take_leftover(owner, bytes)) {
-		*owner_id = owner->id;
 		obj_owner_put(owner);
-		return 0;
+		return id;
 	}
 	if (charge_pages(owner, gfp, nr_pages)) {
 		obj_owner_put(owner);
 		return -ENOMEM;
 	}
-	*owner_id = owner->id;
 	refill_obj_stock(owner, (nr_pages << PAGE_SHIFT) - bytes);
-	return 0;
+	return id;
 }
 
-int memcg_slab_charge(gfp_t gfp, unsigned int bytes, uint16_t *owner_id)
+int memcg_slab_charge(gfp_t gfp, unsigned int bytes)
 {
 	struct mem_cgroup *memcg;
 	struct obj_owner *owner;
@@ -405,12 +403,11 @@ int memcg_slab_charge(gfp_t gfp, unsigned int bytes, uint16_t *owner_id)
 	owner = memcg->obj_owner;
 	if (consume_obj_stock(owner, bytes)) {
 		local_irq_restore(flags);
-		*owner_id = owner->id;
-		return 0;
+		return owner->id;
 	}
 	obj_owner_get(owner);
 	local_irq_restore(flags);
-	return obj_owner_charge(owner, gfp, bytes, owner_id);
+	return obj_owner_charge(owner, gfp, bytes);
 }
 
 void memcg_slab_uncharge(uint16_t owner_id, unsigned int bytes)
