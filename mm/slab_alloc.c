@@ -450,12 +450,13 @@ cpu_push(struct kmem_cache *c, struct kmem_cache_cpu *cpu, void *obj,
 }
 
 /*
- * slab_free_to_cpu - obj, checked, goes back: the common case, an object
- * of this CPU's slab, onto this CPU's list in one interrupts-off section
- * that writes only this CPU's line; anything else the long way.
+ * free_to_this_cpu - the common case of a free: obj, checked, of this
+ * CPU's slab, onto this CPU's list in one interrupts-off section that
+ * writes only this CPU's line. False, nothing done, for any other object
+ * (or with slab_debug): that takes the long way, slab_free_slow.
  */
-static __always_inline void
-slab_free_to_cpu(struct kmem_cache *c, struct page *page, void *obj,
+static __always_inline bool
+free_to_this_cpu(struct kmem_cache *c, struct page *page, void *obj,
 		 const char *who)
 {
 	struct kmem_cache_cpu *cpu;
@@ -466,14 +467,14 @@ slab_free_to_cpu(struct kmem_cache *c, struct page *page, void *obj,
 	if (likely(cpu->page == page && !slab_debug)) {
 		cpu_push(c, cpu, obj, who);
 		local_irq_restore(flags);
-		return;
+		return true;
 	}
 	local_irq_restore(flags);
-	slab_free_slow(c, page, obj, who);
+	return false;
 }
 
-/* slab_free_objects_slow - slab_free_objects the long way (obj not of
- * this CPU's slab, or slab_debug): the free, then the bytes back. */
+/* slab_free_objects_slow - slab_free_objects the long way: the free,
+ * then the bytes back. */
 static __noinline void
 slab_free_objects_slow(struct kmem_cache *c, struct page *page, void *obj,
 		       uint16_t owner_id, const char *who)
@@ -487,28 +488,20 @@ slab_free_objects_slow(struct kmem_cache *c, struct page *page, void *obj,
  * slab_free_objects - a free in `objects`: the object's owner, if it has
  * one, taken off it (free hook), the free any design makes, then the
  * bytes back to the owner record (Linux: obj_cgroup_uncharge in
- * memcg_slab_free_hook). The common case, an object of this CPU's slab,
- * as slab_free_to_cpu; anything else the long way.
+ * memcg_slab_free_hook).
  */
-static __noinline void
+static __always_inline void
 slab_free_objects(struct kmem_cache *c, struct page *page, void *obj,
 		  uint16_t *owner_slot, const char *who)
 {
 	uint16_t owner_id = memcg_slab_free_hook(owner_slot);
-	struct kmem_cache_cpu *cpu;
-	unsigned long flags;
 
-	flags = local_irq_save();
-	cpu = this_cpu_slab(c);
-	if (likely(cpu->page == page && !slab_debug)) {
-		cpu_push(c, cpu, obj, who);
-		local_irq_restore(flags);
-		if (owner_id)
-			memcg_slab_uncharge(owner_id, c->size);
+	if (!free_to_this_cpu(c, page, obj, who)) {
+		slab_free_objects_slow(c, page, obj, owner_id, who);
 		return;
 	}
-	local_irq_restore(flags);
-	slab_free_objects_slow(c, page, obj, owner_id, who);
+	if (owner_id)
+		memcg_slab_uncharge(owner_id, c->size);
 }
 
 /*
@@ -536,8 +529,8 @@ slab_free(struct kmem_cache *c, struct page *page, void *obj, const char *who)
 
 	if (memcg_slab_objects())
 		slab_free_objects(c, page, obj, &slab->owner_ids[index], who);
-	else
-		slab_free_to_cpu(c, page, obj, who);
+	else if (!free_to_this_cpu(c, page, obj, who))
+		slab_free_slow(c, page, obj, who);
 }
 
 void kmem_cache_free(struct kmem_cache *c, void *obj)
