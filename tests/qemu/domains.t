@@ -136,12 +136,8 @@ for my $design (qw(caches objects)) {
 	   "$design: no domain left dying after each count");
 
 	my $max = $t->cmd('bench domains_max', 900) // '';
-	TODO: {
-		local $TODO = 'objects: owner ids are 16 bits, 65534 records'
-			if $design eq 'objects';
-		is($max, 'bench domains_max made=65535 next=ENOSPC',
-		   "$design: 65535 domains, then ENOSPC");
-	}
+	is($max, 'bench domains_max made=65535 next=ENOSPC',
+	   "$design: 65535 domains, then ENOSPC");
 	like($t->file('/cgroup/cgroup.stat'), qr/^nr_domains 1\nnr_dying_descendants 0$/m,
 	     "$design: all removed, none dying");
 	$t->check_ok("$design: after domains_max", 300);
