@@ -6,8 +6,9 @@
  * refill_obj_stock, drain_obj_stock, memcg_reparent_objcgs), and the
  * boot option that chooses it.
  *
- * The slab calls two functions here, around an allocation and at a free
- * (mm/slab_alloc.c, memcg_slab_pre_alloc_hook and memcg_slab_free_hook):
+ * The slab calls two functions here (mm/slab_alloc.c): one before an
+ * accounted allocation (memcg_slab_pre_alloc_hook), one once an object
+ * with an owner is freed (slab_free_objects):
  *
  *   memcg_slab_charge    who pays; the bytes from this CPU's byte stock
  *                        if it holds the payer's record, else from the
