@@ -37,10 +37,10 @@
  * Before an accounted allocation, memcg_slab_pre_alloc_hook charges the
  * object's bytes to the owner record of whoever pays; after it,
  * memcg_slab_post_alloc_hook writes the record's id beside the object,
- * in its slab's header; before a free, memcg_slab_free_hook reads the id,
- * clears it and gives the bytes back. The charge and its refund are
- * memcg's (memcg_slab_charge, memcg_slab_uncharge); the ids are the
- * slab's.
+ * in its slab's header; as a free begins, memcg_slab_free_hook takes the
+ * id off the object, and once the object is back its bytes go back. The
+ * charge and its refund are memcg's (memcg_slab_charge,
+ * memcg_slab_uncharge); the ids are the slab's.
  *
  * kmalloc() and kfree() are here, not in a file of their own, because
  * they inline the fast paths: those must stay in the file that defines
