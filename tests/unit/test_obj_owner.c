@@ -187,8 +187,9 @@ static void test_free_on_another_cpu(void **state)
 
 	assert_non_null(p);
 	host_set_cpu(1);
-	kmem_cache_free(acct, p);
+	kmem_cache_free(acct, p);  /* the long way: not CPU 1's slab */
 	host_set_cpu(0);
+	assert_int_equal(owner_id(acct, p), 0);
 	assert_null(memcg_stock_of(1)->obj.cached);
 	assert_int_equal(A->obj_owner->nr_bytes, acct->size);
 	assert_int_equal(A->obj_owner->nr_pages, 1);
