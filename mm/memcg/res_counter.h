@@ -212,38 +212,6 @@ __res_counter_try_charge_two(struct res_counter *first,
 	return refused;
 }
 
-/* res_counter_charge_two_refused - record a refusal of
- * __res_counter_try_charge_two: the levels that took the charge before
- * refused did (given back since), then refused's -EAGAIN (quiet: traced,
- * not counted in failcnt). */
-void res_counter_charge_two_refused(struct res_counter *first,
-				    struct res_counter *second,
-				    struct res_counter *refused, int64_t val);
-
-/*
- * res_counter_charge_two - charge val to first, then to second (each up
- * its own chain), quietly, all or nothing: if either refuses, neither
- * keeps the charge and -ENOMEM is returned; no failcnt is counted. One
- * call for the two counters of a domain (res, then kmem) that a kernel
- * page charges; a refusal is then made again, counted, the long way.
- */
-static __attribute__((always_inline)) inline int
-res_counter_charge_two(struct res_counter *first, struct res_counter *second,
-		       int64_t val)
-{
-	struct res_counter *refused;
-
-	refused = __res_counter_try_charge_two(first, second, val);
-	if (likely(!refused)) {
-		/* One tracepoint for the levels of both chains, not one
-		 * a level. */
-		trace_res_counter_charge_two(first, second, val);
-		return 0;
-	}
-	res_counter_charge_two_refused(first, second, refused, val);
-	return -ENOMEM;
-}
-
 /*
  * __res_counter_try_uncharge_two - the common case of
  * res_counter_uncharge_two, for a caller that wants no stack frame: give
@@ -273,21 +241,6 @@ __res_counter_try_uncharge_two(struct res_counter *first,
 void res_counter_uncharge_two_underflow(struct res_counter *first,
 					struct res_counter *second,
 					struct res_counter *at, int64_t val);
-
-/*
- * res_counter_uncharge_two - give back val bytes to first, then to
- * second (each with its ancestors): res_counter_uncharge twice.
- */
-static __attribute__((always_inline)) inline void
-res_counter_uncharge_two(struct res_counter *first,
-			 struct res_counter *second, int64_t val)
-{
-	struct res_counter *at;
-
-	at = __res_counter_try_uncharge_two(first, second, val);
-	if (unlikely(at))
-		res_counter_uncharge_two_underflow(first, second, at, val);
-}
 
 /*
  * res_counter_uncharge - give back val bytes to counter and all its
