@@ -21,14 +21,13 @@
  *   more pages: alloc_pages_charged()            mm/memcg/charged_pages.c
  *     (the same, with the pages from the buddy allocator)
  *   the rest of both: alloc_pages_with_charge()  mm/memcg/charged_pages.c
- *     memcg_kmem_charge(), memcg_kmem_get_payer()  mm/memcg/kmem_hooks.c
- *       memcg_charge_kmem_counters()                                here
- *         a batch: charge_kmem_batch()                              here
- *           the surplus to this CPU's stock: refill_stock() mm/memcg/stock.c
- *         exactly: charge_kmem_pages()                              here
- *         refused: charge_kmem_pages_refused(), charge_kmem_refused() here
- *           mem_cgroup_try_charge(), charge_kmem_exact()            here
- *           (the long way: draining stocks, reclaim, failcnt)
+ *     charged later: memcg_kmem_charge()           mm/memcg/kmem_hooks.c
+ *       memcg_charge_kmem_counters(), charge_kmem()                 here
+ *         a batch, else exactly: charge_res_kmem()                  here
+ *           each counter: res_counter_charge()  mm/memcg/res_counter.c
+ *         the surplus to this CPU's stock: refill_stock() mm/memcg/stock.c
+ *         refused: drain_all_stock()                    mm/memcg/stock.c
+ *         and user_memory_reclaim()               mm/memcg/user_memory.c
  *     no page: memcg_kmem_cancel_charge()          mm/memcg/kmem_hooks.c
  *
  * free_accounted_pages()                                 mm/page_alloc.c
