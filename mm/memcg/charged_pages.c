@@ -42,7 +42,7 @@ __alloc_pages_with_charge(gfp_t gfp, unsigned int order,
 	struct page *page;
 
 	if (charge.from == KMEM_CHARGE_LATER) {
-		charge = memcg_kmem_charge(charge, gfp, order);
+		charge = memcg_kmem_charge_later(charge, gfp, order);
 		if (charge.from == KMEM_CHARGE_REFUSED)
 			return NULL;  /* the domain is at its limit */
 	}

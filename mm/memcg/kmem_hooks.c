@@ -42,7 +42,7 @@ struct mem_cgroup *memcg_kmem_get_payer(gfp_t gfp, unsigned int nr_refs)
 	return memcg;
 }
 
-struct kmem_charge memcg_kmem_charge(struct kmem_charge charge, gfp_t gfp,
+struct kmem_charge memcg_kmem_charge_later(struct kmem_charge charge, gfp_t gfp,
 				     unsigned int order)
 {
 	/* Refused: the references are dropped already. */
@@ -71,7 +71,7 @@ bool memcg_kmem_new_page(gfp_t gfp, struct mem_cgroup **handle, int order)
 						   gfp);
 		local_irq_restore(flags);
 		if (charge.from == KMEM_CHARGE_LATER)
-			charge = memcg_kmem_charge(charge, gfp,
+			charge = memcg_kmem_charge_later(charge, gfp,
 						   (unsigned int)order);
 	}
 	*handle = charge.memcg;

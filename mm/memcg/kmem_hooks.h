@@ -14,9 +14,9 @@
  *
  * The page allocator (mm/memcg/charged_pages.c) takes a charge in two
  * steps: first __memcg_kmem_charge_local, in its own interrupts-off
- * section that also takes the page from this CPU's list; if that could
- * not charge, memcg_kmem_charge, with interrupts on. The whole call tree,
- * down to the counters: mm/memcg/memcg_charge.c.
+ * section that also takes the page from this CPU's list; if that left
+ * the counters for later, memcg_kmem_charge_later, with interrupts on.
+ * The whole call tree, down to the counters: mm/memcg/memcg_charge.c.
  */
 #ifndef MM_KMEM_HOOKS_H
 #define MM_KMEM_HOOKS_H
@@ -50,7 +50,7 @@ enum kmem_charge_from {
 	KMEM_CHARGE_COUNTERS,  /* charged to the counters */
 	KMEM_CHARGE_LATER,     /* memcg pays, and holds the pages'
 				* references, but the counters are charged
-				* with interrupts on (memcg_kmem_charge) */
+				* with interrupts on (memcg_kmem_charge_later) */
 	KMEM_CHARGE_REFUSED,   /* over a limit: the allocation must fail */
 };
 
@@ -76,7 +76,7 @@ struct kmem_charge {
  * taken, and keep it alive from here on; and, if no stock is in use for
  * kernel charge, the counters are charged exactly (they are lock-free).
  *
- * Returns the receipt: STOCK, COUNTERS, LATER (memcg_kmem_charge charges
+ * Returns the receipt: STOCK, COUNTERS, LATER (memcg_kmem_charge_later charges
  * the counters: a batch for the stock, or the long way after a refusal),
  * or NOBODY (the task moved meanwhile, or @memcg has no kmem limit).
  */
@@ -108,7 +108,7 @@ __memcg_kmem_charge_local(struct mem_cgroup *memcg, unsigned int order,
 }
 
 /**
- * memcg_kmem_charge - the charge __memcg_kmem_charge_local left for later
+ * memcg_kmem_charge_later - the charge __memcg_kmem_charge_local left for later
  * (KMEM_CHARGE_LATER), with interrupts on: the counters charged through
  * memcg_charge_kmem_counters (a batch if this CPU's stock takes kernel
  * charge, draining, reclaim). The receipt's references keep its domain
@@ -117,7 +117,7 @@ __memcg_kmem_charge_local(struct mem_cgroup *memcg, unsigned int order,
  * Returns the receipt: KMEM_CHARGE_COUNTERS, or KMEM_CHARGE_REFUSED (over
  * a limit, after draining and reclaim).
  */
-struct kmem_charge memcg_kmem_charge(struct kmem_charge charge, gfp_t gfp,
+struct kmem_charge memcg_kmem_charge_later(struct kmem_charge charge, gfp_t gfp,
 				     unsigned int order);
 
 /*

@@ -21,7 +21,7 @@
  *   more pages: alloc_pages_charged()            mm/memcg/charged_pages.c
  *     (the same, with the pages from the buddy allocator)
  *   the rest of both: alloc_pages_with_charge()  mm/memcg/charged_pages.c
- *     charged later: memcg_kmem_charge()           mm/memcg/kmem_hooks.c
+ *     charged later: memcg_kmem_charge_later()           mm/memcg/kmem_hooks.c
  *       memcg_charge_kmem_counters(), charge_kmem()                 here
  *         a batch, else exactly: charge_res_kmem()                  here
  *           each counter: res_counter_charge()  mm/memcg/res_counter.c
