@@ -49,8 +49,9 @@ enum kmem_charge_from {
 	KMEM_CHARGE_STOCK,     /* taken from this CPU's stock */
 	KMEM_CHARGE_COUNTERS,  /* charged to the counters */
 	KMEM_CHARGE_LATER,     /* memcg pays, and holds the pages'
-				* references, but the counters are charged
-				* with interrupts on (memcg_kmem_charge_later) */
+				* references; the counters are charged
+				* later, interrupts on
+				* (memcg_kmem_charge_later) */
 	KMEM_CHARGE_REFUSED,   /* over a limit: the allocation must fail */
 };
 
