@@ -89,7 +89,7 @@ charge_tree(struct res_counter *counter, int64_t val,
 	struct res_counter *refused;
 
 	*limit_fail_at = NULL;
-	refused = __res_counter_try_charge_chain(counter, val);
+	refused = __res_counter_charge_chain(counter, val, true);
 	if (likely(!refused))
 		return 0;
 	return charge_refused(counter, refused, val, limit_fail_at,

@@ -135,11 +135,11 @@ __res_counter_charge_one(struct res_counter *c, int64_t val)
  * __res_counter_charge_chain - charge val to counter and its
  * ancestors, and return NULL; or stop at the first counter that refuses
  * and return it, with the counters below it still charged and nothing
- * counted or traced for the refusal: the caller finishes that out of line
- * (charge_tree's refusal, res_counter_charge_two_refused). Each level it
- * charges is traced if trace_each (__res_counter_try_charge_chain, for
- * charge_tree). No call in it, so that a caller whose refusal path is a
- * tail call is a leaf.
+ * counted or traced for the refusal: the caller finishes that (charge_tree
+ * counts and traces it; the page path's section makes the charge again
+ * the long way). Each level it charges is traced if trace_each
+ * (charge_tree's levels). No call in it, so that a caller whose refusal
+ * path is a tail call is a leaf.
  */
 static __attribute__((always_inline)) inline struct res_counter *
 __res_counter_charge_chain(struct res_counter *counter, int64_t val,
@@ -154,12 +154,6 @@ __res_counter_charge_chain(struct res_counter *counter, int64_t val,
 			trace_res_counter_charge(c, val, 0);
 	}
 	return NULL;
-}
-
-static __attribute__((always_inline)) inline struct res_counter *
-__res_counter_try_charge_chain(struct res_counter *counter, int64_t val)
-{
-	return __res_counter_charge_chain(counter, val, true);
 }
 
 /*
@@ -190,8 +184,8 @@ __res_counter_try_uncharge_chain(struct res_counter *counter,
  * for one chain): NULL if every level took it; else the counter that
  * refused, with the levels charged before it given back already. No call
  * in it and no tracepoint, so that a caller's common case can be a leaf:
- * the caller records the levels (trace_res_counter_charge_two), or the
- * refusal (res_counter_charge_two_refused).
+ * the caller records the levels (trace_res_counter_charge_two); a refusal
+ * is recorded when the charge is made again, counted, the long way.
  */
 static __attribute__((always_inline)) inline struct res_counter *
 __res_counter_try_charge_two(struct res_counter *first,
@@ -213,9 +207,9 @@ __res_counter_try_charge_two(struct res_counter *first,
 }
 
 /*
- * __res_counter_try_uncharge_two - the common case of
- * res_counter_uncharge_two, for a caller that wants no stack frame: give
- * back val to first's chain, then second's, and return NULL. A counter
+ * __res_counter_try_uncharge_two - the uncharge of both chains, for a
+ * caller that wants no stack frame: give back val to first's chain, then
+ * second's, and return NULL. A counter
  * left below zero (a bug) stops it there, just after that counter's
  * uncharge, and is returned: the caller must then call
  * res_counter_uncharge_two_underflow, which reports it and gives back the
