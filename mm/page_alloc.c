@@ -111,11 +111,9 @@ void free_accounted_pages(struct page *page, unsigned int order)
 	if (!page)
 		return;
 	free_page_is_descriptor("free_accounted_pages", page, order);
-	/* A charged page fails the uncharged page's test of its flags
-	 * (PG_kmemcg is one of them): an uncharged one, the common case,
-	 * pays no test more than free_pages does. A charged one is checked
-	 * here, once, for free_charged_page(s). */
-	if (unlikely(free_page_flags_bad(page, order, PG_head))) {
+	if (page->flags & PG_kmemcg) {
+		/* A charged block: checked here, once, for
+		 * free_charged_page(s). */
 		if (free_page_flags_bad(page, order, PG_head | PG_kmemcg))
 			bad_free("free_accounted_pages", page, order);
 		if (order == 0)
@@ -124,7 +122,6 @@ void free_accounted_pages(struct page *page, unsigned int order)
 			free_charged_pages(page, order);
 		return;
 	}
-	if (debug_check_on_free())
-		debug_check_free_block("free_accounted_pages", page, order);
+	free_page_flags_check("free_accounted_pages", page, order);
 	__free_pages(page, order);
 }

@@ -41,8 +41,8 @@ __alloc_pages_with_charge(gfp_t gfp, unsigned int order,
 {
 	struct page *page;
 
-	if (charge.from == KMEM_CHARGE_NOBODY) {
-		charge = memcg_kmem_charge(gfp, order);
+	if (charge.from == KMEM_CHARGE_LATER) {
+		charge = memcg_kmem_charge_later(charge, gfp, order);
 		if (charge.from == KMEM_CHARGE_REFUSED)
 			return NULL;  /* the domain is at its limit */
 	}
@@ -90,7 +90,7 @@ struct page *alloc_page_charged(gfp_t gfp, struct mem_cgroup *memcg)
 	 * empty - is __alloc_pages' (alloc_pages_with_charge). */
 	flags = local_irq_save();
 	charge = __memcg_kmem_charge_local(memcg, 0, gfp);
-	if (likely(charge.from != KMEM_CHARGE_NOBODY) &&
+	if (likely(charge.from != KMEM_CHARGE_LATER) &&
 	    likely(!fail_page_on() && zone_watermark_plenty()))
 		page = __pcp_try_alloc_page();
 	local_irq_restore(flags);

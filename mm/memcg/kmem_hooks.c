@@ -42,19 +42,13 @@ struct mem_cgroup *memcg_kmem_get_payer(gfp_t gfp, unsigned int nr_refs)
 	return memcg;
 }
 
-struct kmem_charge memcg_kmem_charge(gfp_t gfp, unsigned int order)
+struct kmem_charge memcg_kmem_charge_later(struct kmem_charge charge, gfp_t gfp,
+				     unsigned int order)
 {
-	unsigned int nr_pages = 1u << order;
-	struct mem_cgroup *memcg;
-
-	/* The references the pages will hold, taken with the domain. */
-	memcg = memcg_kmem_get_payer(gfp, nr_pages);
-	if (!memcg)
-		return (struct kmem_charge){NULL, KMEM_CHARGE_NOBODY};
 	/* Refused: the references are dropped already. */
-	if (memcg_charge_kmem_counters(memcg, gfp, nr_pages))
+	if (memcg_charge_kmem_counters(charge.memcg, gfp, 1u << order))
 		return (struct kmem_charge){NULL, KMEM_CHARGE_REFUSED};
-	return (struct kmem_charge){memcg, KMEM_CHARGE_COUNTERS};
+	return (struct kmem_charge){charge.memcg, KMEM_CHARGE_COUNTERS};
 }
 
 void memcg_kmem_cancel_charge(struct kmem_charge charge, unsigned int order)
@@ -69,15 +63,16 @@ bool memcg_kmem_new_page(gfp_t gfp, struct mem_cgroup **handle, int order)
 	struct kmem_charge charge = {NULL, KMEM_CHARGE_NOBODY};
 	unsigned long flags;
 
-	/* memcg is only compared here: on a miss of the stock, the section
-	 * reads the payer again before it dereferences it. */
+	/* memcg is only compared here: __memcg_kmem_charge_local makes sure
+	 * it is still the payer before it dereferences it. */
 	if (memcg != root_mem_cgroup) {
 		flags = local_irq_save();
 		charge = __memcg_kmem_charge_local(memcg, (unsigned int)order,
 						   gfp);
 		local_irq_restore(flags);
-		if (!charge.memcg)
-			charge = memcg_kmem_charge(gfp, (unsigned int)order);
+		if (charge.from == KMEM_CHARGE_LATER)
+			charge = memcg_kmem_charge_later(charge, gfp,
+						   (unsigned int)order);
 	}
 	*handle = charge.memcg;
 	return charge.from != KMEM_CHARGE_REFUSED;

@@ -14,9 +14,9 @@
  *
  * The page allocator (mm/memcg/charged_pages.c) takes a charge in two
  * steps: first __memcg_kmem_charge_local, in its own interrupts-off
- * section that also takes the page from this CPU's list; if that could
- * not charge, memcg_kmem_charge, with interrupts on. The whole call tree,
- * down to the counters: mm/memcg/memcg_charge.c.
+ * section that also takes the page from this CPU's list; if that left
+ * the counters for later, memcg_kmem_charge_later, with interrupts on.
+ * The whole call tree, down to the counters: mm/memcg/memcg_charge.c.
  */
 #ifndef MM_KMEM_HOOKS_H
 #define MM_KMEM_HOOKS_H
@@ -38,16 +38,20 @@
  *
  * Returns NULL if nobody pays (memcg_kmem_payer's root, a domain
  * without a kmem limit). Used by the slab's child caches
- * (mm/memcg/memcg_slab.c) and by memcg_kmem_charge.
+ * (mm/memcg/memcg_slab.c).
  */
 struct mem_cgroup *memcg_kmem_get_payer(gfp_t gfp, unsigned int nr_refs);
 
-/* The receipt of a charge: who was charged, and where the charge came
- * from (the events of the commit depend on it). */
+/* The receipt of a charge: who was charged, and how far the charge got.
+ * Each state has one meaning. */
 enum kmem_charge_from {
-	KMEM_CHARGE_NOBODY,    /* nothing charged: memcg is NULL */
+	KMEM_CHARGE_NOBODY,    /* nobody pays: nothing charged, memcg NULL */
 	KMEM_CHARGE_STOCK,     /* taken from this CPU's stock */
 	KMEM_CHARGE_COUNTERS,  /* charged to the counters */
+	KMEM_CHARGE_LATER,     /* memcg pays, and holds the pages'
+				* references; the counters are charged
+				* later, interrupts on
+				* (memcg_kmem_charge_later) */
 	KMEM_CHARGE_REFUSED,   /* over a limit: the allocation must fail */
 };
 
@@ -57,21 +61,25 @@ struct kmem_charge {
 };
 
 /**
- * __memcg_kmem_charge_local - charge 2^order pages without leaving this
- * CPU, interrupts off (the caller's section, which may take the page
- * from this CPU's list too).
- * @memcg: who pays, as read before the section (memcg_kmem_payer)
+ * __memcg_kmem_charge_local - charge 2^order pages to memcg without
+ * leaving this CPU, interrupts off (the caller's section, which may take
+ * the page from this CPU's list too).
+ * @memcg: who pays, decided before the section (memcg_kmem_payer), and
+ *         until now only compared, never read
  * @order: the allocation's order
- * @gfp:   its flags (for the events)
+ * @gfp:   its flags
  *
- * From this CPU's stock if it holds kernel charge for @memcg; else, if
- * no stock is in use for kernel charge, exactly, to the counters (they
- * are lock-free), with the references the pages will hold. On a miss the
- * domain is read again, in the section, before it is dereferenced.
+ * From this CPU's stock if it holds kernel charge for @memcg: the stock
+ * holds references on its domain, so a hit needs no other test. On a
+ * miss, @memcg is read, so it must be alive: it is if it is still the
+ * task's payer (a task moves to another domain only after every CPU has
+ * left such a section). Then the references the pages will hold are
+ * taken, and keep it alive from here on; and, if no stock is in use for
+ * kernel charge, the counters are charged exactly (they are lock-free).
  *
- * Returns the receipt; KMEM_CHARGE_NOBODY (memcg NULL) if the charge is
- * left to memcg_kmem_charge (a batch for the stock, a refusal, or nobody
- * pays).
+ * Returns the receipt: STOCK, COUNTERS, LATER (memcg_kmem_charge_later charges
+ * the counters: a batch for the stock, or the long way after a refusal),
+ * or NOBODY (the task moved meanwhile, or @memcg has no kmem limit).
  */
 static __attribute__((always_inline)) inline struct kmem_charge
 __memcg_kmem_charge_local(struct mem_cgroup *memcg, unsigned int order,
@@ -81,50 +89,48 @@ __memcg_kmem_charge_local(struct mem_cgroup *memcg, unsigned int order,
 	unsigned int nr_pages = 1u << order;
 	int64_t bytes = (int64_t)PAGE_SIZE << order;
 
-	/* A stock holds kernel charge only for an accounted domain, and
-	 * references on it: a hit needs no other test. */
 	if (likely(__stock_take(stock, memcg, nr_pages, true)))
 		return (struct kmem_charge){memcg, KMEM_CHARGE_STOCK};
-	memcg = memcg_kmem_payer(current, gfp);
 	trace_memcg_kmem_stock_miss(gfp, (int)order, memcg, stock);
-	if (!memcg || !memcg_kmem_is_accounted(memcg) ||
-	    memcg_stock_takes_kmem(nr_pages))
+#ifdef TALLY_HOST
+	if (!memcg)
 		return (struct kmem_charge){NULL, KMEM_CHARGE_NOBODY};
-	/* Interrupts off keep the domain alive until the references the
-	 * pages will hold are taken; a refusal has nothing to undo, and
-	 * memcg_kmem_charge makes it again the long way (draining,
-	 * reclaim, a refusal counted). */
-	if (unlikely(__res_counter_try_charge_two(&memcg->res, &memcg->kmem,
-						  bytes)))
+#endif
+	if (memcg_kmem_payer(current, gfp) != memcg ||
+	    !memcg_kmem_is_accounted(memcg))
 		return (struct kmem_charge){NULL, KMEM_CHARGE_NOBODY};
 	mem_cgroup_get_many(memcg, nr_pages);
+	if (memcg_stock_takes_kmem(nr_pages) ||
+	    unlikely(__res_counter_try_charge_two(&memcg->res, &memcg->kmem,
+						  bytes)))
+		return (struct kmem_charge){memcg, KMEM_CHARGE_LATER};
 	trace_res_counter_charge_two(&memcg->res, &memcg->kmem, bytes);
 	return (struct kmem_charge){memcg, KMEM_CHARGE_COUNTERS};
 }
 
 /**
- * memcg_kmem_charge - charge 2^order pages of the current task's
- * allocation to the counters, interrupts on: a batch if this CPU's stock
- * takes kernel charge (the surplus goes to it), else exactly.
- * @gfp:   the allocation's flags
- * @order: its order
+ * memcg_kmem_charge_later - the charge __memcg_kmem_charge_local left for later
+ * (KMEM_CHARGE_LATER), with interrupts on: the counters charged through
+ * memcg_charge_kmem_counters (a batch if this CPU's stock takes kernel
+ * charge, draining, reclaim). The receipt's references keep its domain
+ * alive meanwhile, and are dropped if the charge is refused.
  *
- * Returns the receipt: KMEM_CHARGE_COUNTERS, KMEM_CHARGE_NOBODY (nobody
- * pays), or KMEM_CHARGE_REFUSED (over a limit, after draining and
- * reclaim).
+ * Returns the receipt: KMEM_CHARGE_COUNTERS, or KMEM_CHARGE_REFUSED (over
+ * a limit, after draining and reclaim).
  */
-struct kmem_charge memcg_kmem_charge(gfp_t gfp, unsigned int order);
+struct kmem_charge memcg_kmem_charge_later(struct kmem_charge charge, gfp_t gfp,
+				     unsigned int order);
 
 /*
  * memcg_kmem_commit_charge - the page takes the receipt's charge and
- * references: its domain is recorded in it (PG_kmemcg). A receipt of
- * KMEM_CHARGE_NOBODY leaves the page uncharged.
+ * references: its domain is recorded in it (PG_kmemcg). A receipt that
+ * charged nobody leaves the page uncharged.
  * memcg_kmem_cancel_charge - no page came: the charge is given back.
  */
 static inline void memcg_kmem_commit_charge(struct page *page,
 					    struct kmem_charge charge)
 {
-	if (charge.from != KMEM_CHARGE_NOBODY) {
+	if (charge.memcg) {
 		page->memcg = charge.memcg;
 		page->flags |= PG_kmemcg;
 	}

@@ -21,14 +21,13 @@
  *   more pages: alloc_pages_charged()            mm/memcg/charged_pages.c
  *     (the same, with the pages from the buddy allocator)
  *   the rest of both: alloc_pages_with_charge()  mm/memcg/charged_pages.c
- *     memcg_kmem_charge(), memcg_kmem_get_payer()  mm/memcg/kmem_hooks.c
- *       memcg_charge_kmem_counters()                                here
- *         a batch: charge_kmem_batch()                              here
- *           the surplus to this CPU's stock: refill_stock() mm/memcg/stock.c
- *         exactly: charge_kmem_pages()                              here
- *         refused: charge_kmem_pages_refused(), charge_kmem_refused() here
- *           mem_cgroup_try_charge(), charge_kmem_exact()            here
- *           (the long way: draining stocks, reclaim, failcnt)
+ *     charged later: memcg_kmem_charge_later()           mm/memcg/kmem_hooks.c
+ *       memcg_charge_kmem_counters(), charge_kmem()                 here
+ *         a batch, else exactly: charge_res_kmem()                  here
+ *           each counter: res_counter_charge()  mm/memcg/res_counter.c
+ *         the surplus to this CPU's stock: refill_stock() mm/memcg/stock.c
+ *         refused: drain_all_stock()                    mm/memcg/stock.c
+ *         and user_memory_reclaim()               mm/memcg/user_memory.c
  *     no page: memcg_kmem_cancel_charge()          mm/memcg/kmem_hooks.c
  *
  * free_accounted_pages()                                 mm/page_alloc.c
@@ -176,131 +175,118 @@ void mem_cgroup_uncharge(struct mem_cgroup *memcg, unsigned int nr_pages)
 }
 
 /*
- * charge_kmem_exact - charge exactly nr_pages to kmem, counting a refusal
- * in failcnt. If other CPUs' stocks hold kernel charge of the refusing
- * subtree that would make room, they are drained and the charge tried
- * once more: so a domain is refused only when its kernel pages really
- * fill its limit, to the page.
+ * charge_res_kmem - bytes to memcg's res counter, then to its kmem
+ * counter (each up its chain), all or nothing: res is given back if kmem
+ * refuses. A refusal is counted in the refusing counter's failcnt unless
+ * quiet. Returns 0, or -ENOMEM with *fail the counter that refused.
  */
-static int charge_kmem_exact(struct mem_cgroup *memcg, gfp_t gfp,
-			     unsigned int nr_pages)
+static int charge_res_kmem(struct mem_cgroup *memcg, int64_t bytes,
+			   bool quiet, struct res_counter **fail)
 {
-	int64_t bytes = (int64_t)nr_pages * PAGE_SIZE;
-	struct res_counter *fail;
-	struct mem_cgroup *over;
+	int (*charge)(struct res_counter *, int64_t, struct res_counter **) =
+		quiet ? res_counter_charge_quiet : res_counter_charge;
 
-	if (res_counter_charge(&memcg->kmem, bytes, &fail) == 0)
-		return 0;
-	if (gfp & __GFP_ATOMIC)
+	if (charge(&memcg->res, bytes, fail))
 		return -ENOMEM;
-	over = mem_cgroup_from_kmem(fail);
-	if (!stock_could_cover(over, nr_pages, true))
+	if (charge(&memcg->kmem, bytes, fail)) {
+		res_counter_uncharge(&memcg->res, bytes);
 		return -ENOMEM;
-	drain_all_stock(over);
-	return res_counter_charge(&memcg->kmem, bytes, &fail);
-}
-
-/*
- * charge_kmem_refused - the exact charge did not fit at once: make it
- * again the long way, as 2012 did. res straight to the counter if it
- * fits, else through mem_cgroup_try_charge (its stock, draining, reclaim,
- * and a refusal counted); then kmem (charge_kmem_exact: draining, and a
- * refusal counted); res given back if kmem refuses.
- */
-static __attribute__((noinline)) int
-charge_kmem_refused(struct mem_cgroup *memcg, gfp_t gfp,
-		    unsigned int nr_pages)
-{
-	struct res_counter *fail;
-	int ret;
-
-	if (res_counter_charge_quiet(&memcg->res,
-				     (int64_t)nr_pages * PAGE_SIZE, &fail)) {
-		ret = mem_cgroup_try_charge(memcg, gfp, nr_pages, NULL);
-		if (ret)
-			return ret;
 	}
-	ret = charge_kmem_exact(memcg, gfp, nr_pages);
-	if (ret)
-		mem_cgroup_uncharge(memcg, nr_pages);
-	return ret;
+	return 0;
 }
 
 /*
- * charge_kmem_pages_refused - a counter refused charge_kmem_pages' quiet
- * charge (which left nothing charged): the refusal is recorded, and the
- * charge made again the long way (charge_kmem_refused); if that refuses
- * too, the references the caller took for the pages are dropped: the
- * charge has failed. Out of line, so that charge_kmem_pages' common case
- * is a leaf with no stack frame.
+ * charge_kmem - charge nr_pages of kernel memory to memcg's counters, or
+ * refuse. The steps, tried in turn until one makes the charge fit:
+ *
+ *   1. a batch of CHARGE_BATCH pages, if this CPU's stock takes kernel
+ *      charge (the caller stocks the surplus). A batch that does not fit
+ *      is declined quietly: no failcnt;
+ *   2. exactly nr_pages, so that a small limit is used to the last page;
+ *      a refusal of this one is counted in the refusing counter's
+ *      failcnt (and, in cgroup v2, in memory.events' max);
+ *   3. once, if other CPUs' stocks hold charge of the refusing subtree
+ *      that would make room: drain them, and go back to 2;
+ *   4. if res refused (user pages fill the limit): reclaim the subtree's
+ *      cache pages, and go back to 2 while that makes room, up to
+ *      MEM_CGROUP_RECLAIM_RETRIES times. Kernel pages cannot be
+ *      reclaimed: a refusal by kmem is final.
+ *
+ * __GFP_ATOMIC callers stop after step 2: steps 3 and 4 wait for other
+ * CPUs. Returns 0 with *charged the pages charged (nr_pages, or a batch),
+ * or -ENOMEM.
  */
-static __attribute__((noinline)) int
-charge_kmem_pages_refused(struct mem_cgroup *memcg, gfp_t gfp,
-			      int64_t bytes, struct res_counter *refused)
+static int charge_kmem(struct mem_cgroup *memcg, gfp_t gfp,
+		       unsigned int nr_pages, unsigned int *charged)
 {
-	unsigned int nr_pages = (unsigned int)(bytes / PAGE_SIZE);
+	unsigned int batch = memcg_stock_takes_kmem(nr_pages) ? CHARGE_BATCH
+							      : nr_pages;
+	int64_t bytes = (int64_t)nr_pages * PAGE_SIZE;
+	int retries = MEM_CGROUP_RECLAIM_RETRIES;
+	bool drained = false;
 
-	res_counter_charge_two_refused(&memcg->res, &memcg->kmem, refused,
-				       bytes);
-	/* cgroup v2 OOM-kills in the refusing domain and tries again
-	 * (mm/memcg/memcg_v2.c); the 2012 design gives up at once. */
-	while (charge_kmem_refused(memcg, gfp, nr_pages)) {
-		if (!memcg_v2_charge_refused(memcg, gfp, nr_pages)) {
-			mem_cgroup_put_many(memcg, nr_pages);
-			return -ENOMEM;
+	for (;;) {
+		struct res_counter *fail;
+		struct mem_cgroup *over;
+		bool kmem_refused;
+
+		/* 1 and 2 */
+		if (charge_res_kmem(memcg, (int64_t)batch * PAGE_SIZE,
+				    batch > nr_pages, &fail) == 0) {
+			*charged = batch;
+			return 0;
 		}
+		if (batch > nr_pages) {
+			batch = nr_pages;
+			continue;
+		}
+		kmem_refused = !res_counter_is_ancestor(&memcg->res, fail);
+		over = kmem_refused ? mem_cgroup_from_kmem(fail)
+				    : mem_cgroup_from_res(fail);
+		if (!kmem_refused)
+			memcg_v2_event(over, MEMCG_MAX, 1);
+		if (gfp & __GFP_ATOMIC)
+			return -ENOMEM;
+		/* 3 */
+		if (!drained) {
+			drained = true;
+			if (stock_could_cover(over, nr_pages, kmem_refused)) {
+				drain_all_stock(over);
+				continue;
+			}
+		}
+		/* 4 */
+		if (kmem_refused || retries-- <= 0)
+			return -ENOMEM;
+		if (!user_memory_reclaim(over, nr_pages > MEMCG_RECLAIM_BATCH ?
+						       nr_pages :
+						       MEMCG_RECLAIM_BATCH) &&
+		    res_counter_margin(&over->res) < bytes)
+			return -ENOMEM;
 	}
-	return 0;
-}
-
-/*
- * charge_kmem_pages - exactly nr_pages to res and kmem, in one quiet
- * charge of the counters, the levels of both chains recorded (one site
- * for both): a charge with no stock to fill from outside the page
- * allocator (memcg_charge_kmem, the slab's), or a batch that did not
- * fit. (The page allocator's exact charge is inline in
- * __memcg_kmem_charge_local.) If a counter refuses,
- * charge_kmem_pages_refused.
- */
-static __attribute__((noinline)) int
-charge_kmem_pages(struct mem_cgroup *memcg, gfp_t gfp, unsigned int nr_pages)
-{
-	int64_t bytes = (int64_t)nr_pages * PAGE_SIZE;
-	struct res_counter *refused;
-
-	refused = __res_counter_try_charge_two(&memcg->res, &memcg->kmem,
-					       bytes);
-	if (likely(!refused)) {
-		trace_res_counter_charge_two(&memcg->res, &memcg->kmem, bytes);
-		return 0;
-	}
-	return charge_kmem_pages_refused(memcg, gfp, bytes, refused);
-}
-
-/*
- * charge_kmem_batch - a batch for both counters, the surplus to this
- * CPU's stock with a reference for each of its pages; if the batch does
- * not fit, exactly nr_pages (charge_kmem_pages).
- */
-static __attribute__((noinline)) int
-charge_kmem_batch(struct mem_cgroup *memcg, gfp_t gfp, unsigned int nr_pages)
-{
-	if (res_counter_charge_two(&memcg->res, &memcg->kmem,
-				   (int64_t)CHARGE_BATCH * PAGE_SIZE))
-		return charge_kmem_pages(memcg, gfp, nr_pages);
-	mem_cgroup_get_many(memcg, CHARGE_BATCH - nr_pages);
-	refill_stock(memcg, CHARGE_BATCH - nr_pages, true);
-	return 0;
 }
 
 int memcg_charge_kmem_counters(struct mem_cgroup *memcg, gfp_t gfp,
 			       unsigned int nr_pages)
 {
-	/* A batch, if the stock is on and takes kernel charge; else
-	 * exactly nr_pages. */
-	if (memcg_stock_takes_kmem(nr_pages))
-		return charge_kmem_batch(memcg, gfp, nr_pages);
-	return charge_kmem_pages(memcg, gfp, nr_pages);
+	unsigned int charged;
+
+	/* cgroup v2 OOM-kills in the refusing domain and tries again
+	 * (mm/memcg/memcg_v2.c); the 2012 design gives up at once, and the
+	 * references the caller took for the pages go with the charge. */
+	while (charge_kmem(memcg, gfp, nr_pages, &charged)) {
+		if (!memcg_v2_charge_refused(memcg, gfp, nr_pages)) {
+			mem_cgroup_put_many(memcg, nr_pages);
+			return -ENOMEM;
+		}
+	}
+	/* A batch's surplus goes to this CPU's stock, a reference with
+	 * each of its pages. */
+	if (charged > nr_pages) {
+		mem_cgroup_get_many(memcg, charged - nr_pages);
+		refill_stock(memcg, charged - nr_pages, true);
+	}
+	return 0;
 }
 
 int memcg_charge_kmem(struct mem_cgroup *memcg, gfp_t gfp,
@@ -313,42 +299,21 @@ int memcg_charge_kmem(struct mem_cgroup *memcg, gfp_t gfp,
 	return memcg_charge_kmem_counters(memcg, gfp, nr_pages);
 }
 
-/*
- * uncharge_kmem_counters_slow - the rest of memcg_uncharge_kmem_counters
- * when a counter went below zero (reported, and the rest uncharged) or a
- * task waits in an OOM (woken): then the references. Out of line, so
- * that the common case has no stack frame.
- */
-static __attribute__((noinline)) void
-uncharge_kmem_counters_slow(struct mem_cgroup *memcg, unsigned int nr_pages,
-			    struct res_counter *underflow)
-{
-	int64_t bytes = (int64_t)nr_pages * PAGE_SIZE;
-
-	if (underflow)
-		res_counter_uncharge_two_underflow(&memcg->kmem, &memcg->res,
-						   underflow, bytes);
-	memcg_oom_recover(memcg);
-	mem_cgroup_put_many(memcg, nr_pages);
-}
-
 void memcg_uncharge_kmem_counters(struct mem_cgroup *memcg,
 				  unsigned int nr_pages)
 {
 	int64_t bytes = (int64_t)nr_pages * PAGE_SIZE;
 	struct res_counter *underflow;
 
-	/* The reverse order of the charge: res >= kmem at every moment;
-	 * the references last, since the last one may free the domain. */
+	/* The reverse order of the charge: res >= kmem at every moment. A
+	 * counter left below zero is a bug: reported, the rest given back. */
 	underflow = __res_counter_try_uncharge_two(&memcg->kmem, &memcg->res,
 						   bytes);
-	/* memcg_oom_recover's test, made here: its call, and the report of
-	 * an underflow, are left to the slow path. */
-	if (unlikely(underflow ||
-		     __atomic_load_n(&memcg_oom_waiters, __ATOMIC_RELAXED))) {
-		uncharge_kmem_counters_slow(memcg, nr_pages, underflow);
-		return;
-	}
+	if (unlikely(underflow))
+		res_counter_uncharge_two_underflow(&memcg->kmem, &memcg->res,
+						   underflow, bytes);
+	memcg_oom_recover(memcg);
+	/* Last: the last reference frees a removed domain. */
 	mem_cgroup_put_many(memcg, nr_pages);
 }
 

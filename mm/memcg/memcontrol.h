@@ -430,11 +430,27 @@ int mem_cgroup_try_charge(struct mem_cgroup *memcg, gfp_t gfp,
 void mem_cgroup_uncharge(struct mem_cgroup *memcg, unsigned int nr_pages);
 
 /*
+ * The references of kernel charge - the one rule, whoever charges:
+ *
+ *   Each page of kernel charge holds one reference on its domain,
+ *   wherever the charge is: in a page (PG_kmemcg) or in a CPU's stock.
+ *   Charge taken from a stock brings its references with it, and charge
+ *   given back to a stock keeps them. Whoever charges the counters takes
+ *   the references first - they keep the domain alive through a charge
+ *   that may wait - and drops them if the charge is refused; whoever
+ *   gives charge back to the counters drops them, last (the last one may
+ *   free a removed domain).
+ *
+ * So a removed domain lingers, dying, until its last kernel page is
+ * freed, and no page or stock ever names a freed domain.
+ */
+
+/*
  * memcg_charge_kmem - charge a kernel allocation of nr_pages to res and
  * kmem: from this CPU's stock if it can, else from the counters
- * (memcg_charge_kmem_counters). The charge carries nr_pages references on
- * memcg, one per page, which memcg_uncharge_kmem gives back. Returns 0 or
- * -ENOMEM; never OOM-kills.
+ * (memcg_charge_kmem_counters), with nr_pages references, one per page,
+ * which memcg_uncharge_kmem gives back. Returns 0 or -ENOMEM; never
+ * OOM-kills.
  */
 int memcg_charge_kmem(struct mem_cgroup *memcg, gfp_t gfp,
 		      unsigned int nr_pages);

@@ -89,7 +89,7 @@ charge_tree(struct res_counter *counter, int64_t val,
 	struct res_counter *refused;
 
 	*limit_fail_at = NULL;
-	refused = __res_counter_try_charge_chain(counter, val);
+	refused = __res_counter_charge_chain(counter, val, true);
 	if (likely(!refused))
 		return 0;
 	return charge_refused(counter, refused, val, limit_fail_at,
@@ -106,24 +106,6 @@ int res_counter_charge_quiet(struct res_counter *counter, int64_t val,
 			     struct res_counter **limit_fail_at)
 {
 	return charge_tree(counter, val, limit_fail_at, false);
-}
-
-void res_counter_charge_two_refused(struct res_counter *first,
-				    struct res_counter *second,
-				    struct res_counter *refused, int64_t val)
-{
-	bool in_second = !res_counter_is_ancestor(first, refused);
-	struct res_counter *c;
-
-	/* The levels charged before the refusal (the common case traces
-	 * them all at once, when both chains took the charge), then the
-	 * refusal: quiet, as charge_tree's - traced, not counted. The
-	 * charges were given back by __res_counter_try_charge_two. */
-	for (c = first; c && c != refused; c = c->parent)
-		trace_res_counter_charge(c, val, 0);
-	for (c = second; in_second && c != refused; c = c->parent)
-		trace_res_counter_charge(c, val, 0);
-	trace_res_counter_charge(refused, val, -EAGAIN);
 }
 
 void res_counter_uncharge_two_underflow(struct res_counter *first,

@@ -135,11 +135,11 @@ __res_counter_charge_one(struct res_counter *c, int64_t val)
  * __res_counter_charge_chain - charge val to counter and its
  * ancestors, and return NULL; or stop at the first counter that refuses
  * and return it, with the counters below it still charged and nothing
- * counted or traced for the refusal: the caller finishes that out of line
- * (charge_tree's refusal, res_counter_charge_two_refused). Each level it
- * charges is traced if trace_each (__res_counter_try_charge_chain, for
- * charge_tree). No call in it, so that a caller whose refusal path is a
- * tail call is a leaf.
+ * counted or traced for the refusal: the caller finishes that (charge_tree
+ * counts and traces it; the page path's section makes the charge again
+ * the long way). Each level it charges is traced if trace_each
+ * (charge_tree's levels). No call in it, so that a caller whose refusal
+ * path is a tail call is a leaf.
  */
 static __attribute__((always_inline)) inline struct res_counter *
 __res_counter_charge_chain(struct res_counter *counter, int64_t val,
@@ -154,12 +154,6 @@ __res_counter_charge_chain(struct res_counter *counter, int64_t val,
 			trace_res_counter_charge(c, val, 0);
 	}
 	return NULL;
-}
-
-static __attribute__((always_inline)) inline struct res_counter *
-__res_counter_try_charge_chain(struct res_counter *counter, int64_t val)
-{
-	return __res_counter_charge_chain(counter, val, true);
 }
 
 /*
@@ -190,8 +184,8 @@ __res_counter_try_uncharge_chain(struct res_counter *counter,
  * for one chain): NULL if every level took it; else the counter that
  * refused, with the levels charged before it given back already. No call
  * in it and no tracepoint, so that a caller's common case can be a leaf:
- * the caller records the levels (trace_res_counter_charge_two), or the
- * refusal (res_counter_charge_two_refused).
+ * the caller records the levels (trace_res_counter_charge_two); a refusal
+ * is recorded when the charge is made again, counted, the long way.
  */
 static __attribute__((always_inline)) inline struct res_counter *
 __res_counter_try_charge_two(struct res_counter *first,
@@ -212,42 +206,10 @@ __res_counter_try_charge_two(struct res_counter *first,
 	return refused;
 }
 
-/* res_counter_charge_two_refused - record a refusal of
- * __res_counter_try_charge_two: the levels that took the charge before
- * refused did (given back since), then refused's -EAGAIN (quiet: traced,
- * not counted in failcnt). */
-void res_counter_charge_two_refused(struct res_counter *first,
-				    struct res_counter *second,
-				    struct res_counter *refused, int64_t val);
-
 /*
- * res_counter_charge_two - charge val to first, then to second (each up
- * its own chain), quietly, all or nothing: if either refuses, neither
- * keeps the charge and -ENOMEM is returned; no failcnt is counted. One
- * call for the two counters of a domain (res, then kmem) that a kernel
- * page charges; a refusal is then made again, counted, the long way.
- */
-static __attribute__((always_inline)) inline int
-res_counter_charge_two(struct res_counter *first, struct res_counter *second,
-		       int64_t val)
-{
-	struct res_counter *refused;
-
-	refused = __res_counter_try_charge_two(first, second, val);
-	if (likely(!refused)) {
-		/* One tracepoint for the levels of both chains, not one
-		 * a level. */
-		trace_res_counter_charge_two(first, second, val);
-		return 0;
-	}
-	res_counter_charge_two_refused(first, second, refused, val);
-	return -ENOMEM;
-}
-
-/*
- * __res_counter_try_uncharge_two - the common case of
- * res_counter_uncharge_two, for a caller that wants no stack frame: give
- * back val to first's chain, then second's, and return NULL. A counter
+ * __res_counter_try_uncharge_two - the uncharge of both chains, for a
+ * caller that wants no stack frame: give back val to first's chain, then
+ * second's, and return NULL. A counter
  * left below zero (a bug) stops it there, just after that counter's
  * uncharge, and is returned: the caller must then call
  * res_counter_uncharge_two_underflow, which reports it and gives back the
@@ -273,21 +235,6 @@ __res_counter_try_uncharge_two(struct res_counter *first,
 void res_counter_uncharge_two_underflow(struct res_counter *first,
 					struct res_counter *second,
 					struct res_counter *at, int64_t val);
-
-/*
- * res_counter_uncharge_two - give back val bytes to first, then to
- * second (each with its ancestors): res_counter_uncharge twice.
- */
-static __attribute__((always_inline)) inline void
-res_counter_uncharge_two(struct res_counter *first,
-			 struct res_counter *second, int64_t val)
-{
-	struct res_counter *at;
-
-	at = __res_counter_try_uncharge_two(first, second, val);
-	if (unlikely(at))
-		res_counter_uncharge_two_underflow(first, second, at, val);
-}
 
 /*
  * res_counter_uncharge - give back val bytes to counter and all its

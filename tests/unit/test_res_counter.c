@@ -5,8 +5,8 @@
  * of the partial charge, limits, resets, and many threads charging one
  * counter at once (failcnt exact, the limit never passed even for a
  * moment); the two-chain charge and uncharge of a kernel page
- * (res_counter_charge_two, res_counter_uncharge_two) with their refusal
- * and underflow ends; the line-transfer count behind its static key.
+ * (__res_counter_try_charge_two, __res_counter_try_uncharge_two) with
+ * their refusal and underflow ends; the line-transfer count behind its static key.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -185,7 +185,26 @@ static void test_uncharge_until(void **state)
 	assert_false(res_counter_is_ancestor(&c[0], &c[3]));
 }
 
-/* --- two chains: res_counter_charge_two, res_counter_uncharge_two ------ */
+/* --- two chains: __res_counter_try_charge_two and its uncharge -------- */
+
+/* charge_two, uncharge_two - a kernel page's charge of two chains, as
+ * mm/memcg/memcg_charge.c makes it: all or nothing, quiet; and its
+ * uncharge, with the report of an underflow. */
+static int charge_two(struct res_counter *first, struct res_counter *second,
+		      int64_t val)
+{
+	return __res_counter_try_charge_two(first, second, val) ? -ENOMEM : 0;
+}
+
+static void uncharge_two(struct res_counter *first, struct res_counter *second,
+			 int64_t val)
+{
+	struct res_counter *at = __res_counter_try_uncharge_two(first, second,
+								val);
+
+	if (at)
+		res_counter_uncharge_two_underflow(first, second, at, val);
+}
 
 /* d[] is a second chain beside c[], as a domain's kmem beside its res. */
 static struct res_counter d[DEPTH];
@@ -200,7 +219,7 @@ static void make_two_chains(void)
 static void test_charge_two(void **state)
 {
 	make_two_chains();
-	assert_int_equal(res_counter_charge_two(&c[DEPTH - 1], &d[DEPTH - 1],
+	assert_int_equal(charge_two(&c[DEPTH - 1], &d[DEPTH - 1],
 						4096), 0);
 	for (int i = 0; i < DEPTH; i++) {
 		assert_int_equal(c[i].usage, 4096);
@@ -208,7 +227,7 @@ static void test_charge_two(void **state)
 		assert_int_equal(c[i].max_usage, 4096);
 		assert_int_equal(d[i].max_usage, 4096);
 	}
-	res_counter_uncharge_two(&d[DEPTH - 1], &c[DEPTH - 1], 4096);
+	uncharge_two(&d[DEPTH - 1], &c[DEPTH - 1], 4096);
 	for (int i = 0; i < DEPTH; i++) {
 		assert_int_equal(c[i].usage, 0);
 		assert_int_equal(d[i].usage, 0);
@@ -224,11 +243,11 @@ static void test_charge_two_refused_every_level(void **state)
 			struct res_counter *full = chain ? &d[level] : &c[level];
 
 			make_two_chains();
-			assert_int_equal(res_counter_charge_two(&c[DEPTH - 1],
+			assert_int_equal(charge_two(&c[DEPTH - 1],
 								&d[DEPTH - 1],
 								8192), 0);
 			assert_int_equal(res_counter_set_limit(full, 12288), 0);
-			assert_int_equal(res_counter_charge_two(&c[DEPTH - 1],
+			assert_int_equal(charge_two(&c[DEPTH - 1],
 								&d[DEPTH - 1],
 								8192),
 					 -ENOMEM);
@@ -239,7 +258,7 @@ static void test_charge_two_refused_every_level(void **state)
 				assert_int_equal(d[i].failcnt, 0);
 			}
 			/* What still fits is charged. */
-			assert_int_equal(res_counter_charge_two(&c[DEPTH - 1],
+			assert_int_equal(charge_two(&c[DEPTH - 1],
 								&d[DEPTH - 1],
 								4096), 0);
 			assert_int_equal(full->usage, 12288);
@@ -256,12 +275,12 @@ static void test_uncharge_two_underflow(void **state)
 			struct res_counter *low = chain ? &d[level] : &c[level];
 
 			make_two_chains();
-			assert_int_equal(res_counter_charge_two(&c[DEPTH - 1],
+			assert_int_equal(charge_two(&c[DEPTH - 1],
 								&d[DEPTH - 1],
 								8192), 0);
 			res_counter_uncharge(low, 4096);  /* and its parents */
 			host_console_capture(true);
-			res_counter_uncharge_two(&d[DEPTH - 1], &c[DEPTH - 1],
+			uncharge_two(&d[DEPTH - 1], &c[DEPTH - 1],
 						 8192);
 			assert_non_null(strstr(host_console_output(),
 					       "more was given back"));
