@@ -61,11 +61,25 @@ unsigned int smp_call_function_some(bool (*want)(unsigned int cpu,
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/cdefs.h>
 
 #define NR_CPUS 64
 #define CPU_AREA_SIZE 64  /* this_cpu_area() */
 #define CACHELINE_SIZE 64
 #define __cacheline_aligned __attribute__((aligned(CACHELINE_SIZE)))
+
+/* __always_inline - inline at every call, whatever the compiler's own
+ * judgement: for the few helpers that must become part of their caller
+ * (a static key's test, whose patch site must sit in the caller's code).
+ * __noinline - never inline: a rare path kept out of its caller. The C
+ * libraries' <sys/cdefs.h> (newlib's, the host's) may define them first,
+ * with the same meaning. */
+#ifndef __always_inline
+#define __always_inline inline __attribute__((always_inline))
+#endif
+#ifndef __noinline
+#define __noinline __attribute__((noinline))
+#endif
 
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)

@@ -54,7 +54,7 @@ struct static_key {
 #if defined(TALLY_KERNEL) && !defined(__ASSEMBLY__)
 #include "arch/x86_64/asm/jump_label.h"
 
-static __attribute__((always_inline)) inline bool
+static __always_inline bool
 static_branch_unlikely(struct static_key *key)
 {
 	return arch_static_branch(key);

@@ -50,7 +50,7 @@
 #define TRACEPOINT(event, fn, params, args)                               \
 	DECLARE_TRACEPOINT_KEY(event);                                    \
 	void __##fn params;                                               \
-	static __attribute__((always_inline)) inline void fn params       \
+	static __always_inline void fn params                             \
 	{                                                                 \
 		if (static_branch_unlikely(&trace_##event##_key)) {       \
 			arch_tracepoint_call("__" #fn "_thunk",           \
@@ -64,7 +64,7 @@
  * and records those of the events that are on. */
 #define TRACEPOINT_SHARED(fn, keys, params, args)                         \
 	void __##fn params;                                               \
-	static __attribute__((always_inline)) inline void fn params       \
+	static __always_inline void fn params                             \
 	{                                                                 \
 		if (static_branch_unlikely_any(__TR_UNPAREN keys)) {      \
 			arch_tracepoint_call("__" #fn "_thunk",           \

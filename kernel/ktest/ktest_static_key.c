@@ -33,7 +33,7 @@
 DEFINE_STATIC_KEY_FALSE(ktest_static_key);
 
 /* Two sites of the key: one here, one inlined wherever it is called. */
-static __attribute__((noinline)) bool ktest_branch_outlined(void)
+static __noinline bool ktest_branch_outlined(void)
 {
 	if (static_branch_unlikely(&ktest_static_key))
 		return true;
@@ -161,7 +161,7 @@ DEFINE_STATIC_KEY_FALSE(ktest_shared_a_key);
 DEFINE_STATIC_KEY_FALSE(ktest_shared_b_key);
 
 /* ktest_shared_branch - one site, listed by both keys. */
-static __attribute__((noinline)) bool ktest_shared_branch(void)
+static __noinline bool ktest_shared_branch(void)
 {
 	if (static_branch_unlikely_any(&ktest_shared_a_key,
 				       &ktest_shared_b_key))
