@@ -174,7 +174,7 @@ static void check_sites(struct jump_entry *entries, unsigned int n,
 	}
 }
 
-/* patch_sites - the three steps, with sync() after each (above). */
+/* patch_sites - the three steps, each followed by a call of sync (above). */
 static void patch_sites(struct jump_entry *entries, unsigned int n,
 			bool enable, void (*sync)(void))
 {

@@ -58,7 +58,7 @@ _Noreturn void ap_main(unsigned int id)
 	lapic_timer_start();
 	__atomic_store_n(&cpus[id].online, true, __ATOMIC_RELEASE);
 	ap_idle();
-	for (;;)  /* idle() does not return; if it did, halt */
+	for (;;)  /* the idle loop does not return; if it did, halt */
 		__asm__ volatile("cli\n\thlt");
 }
 

@@ -7,8 +7,8 @@
 #define ARCH_X86_64_SMP_H
 
 /* smp_boot - start up to max_cpus CPUs that the MADT lists (this one
- * included); sets nr_cpus. Each new CPU ends in idle(), the loop its
- * caller gives it (the scheduler's cpu_idle_loop). */
+ * included); sets nr_cpus. Each new CPU ends in the loop idle, which its
+ * caller gives (the scheduler's cpu_idle_loop). */
 void smp_boot(unsigned int max_cpus, void (*idle)(void));
 
 /* smp_send_reschedule - interrupt cpu so it reschedules. */

@@ -5,8 +5,9 @@
  *
  *   DEFINE_STATIC_KEY_FALSE(my_key);            // off; listed in /proc
  *
- *   if (static_branch_unlikely(&my_key))        // a 5-byte NOP while off
- *           do_the_rare_thing();
+ *   if (static_branch_unlikely(&my_key)) {      // a 5-byte NOP while off
+ *           ... the rare path ...
+ *   }
  *
  *   static_key_slow_inc(&my_key);               // on: NOPs become jumps
  *   static_key_slow_dec(&my_key);               // off again at count 0

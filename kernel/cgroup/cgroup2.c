@@ -18,6 +18,7 @@
 #include <limits.h>
 #include <string.h>
 
+#include "kernel/cgroup/cgroupfs.h"
 #include "kernel/cgroup/pids.h"
 #include "kernel/cgroup/pids_files.h"
 #include "kernel/fs/ctlfs.h"
@@ -301,27 +302,18 @@ static int cgroup2_rmdir(struct ctl_node *dir)
 
 	if (!cg->parent)
 		return ctl_error(EBUSY, "the root cannot be removed");
-	/* Ours, for its task count after the domain has left the tree (it
-	 * may be freed then at once). Visible: ctl_lock keeps it so. */
-	mem_cgroup_get(memcg);
-	ret = mem_cgroup_destroy(memcg);
+	ret = cgroupfs_remove_domain(memcg);
+	/* Refused, the domain is still in the tree: ctl_lock keeps it. */
 	if (ret == -EBUSY) {
 		unsigned int n = READ_ONCE(memcg->nr_tasks);
 
-		ret = n ? ctl_error(EBUSY, "the cgroup has %u live tasks", n)
-			: ctl_error(EBUSY, "the cgroup has children");
-	} else if (ret) {
-		ret = ctl_error(EBUSY, "the root cannot be removed");
+		return n ? ctl_error(EBUSY, "the cgroup has %u live tasks", n)
+			 : ctl_error(EBUSY, "the cgroup has children");
 	}
-	if (ret) {
-		mem_cgroup_put(memcg);
-		return ret;
-	}
-	/* The domain may linger, dying, while kernel pages are charged to
-	 * it; the directory and its cgroup2 go now, its task count once no
-	 * zombie counted in it is left. */
-	pids_cgroup_remove(memcg);
-	mem_cgroup_put(memcg);
+	if (ret)
+		return ctl_error(EBUSY, "the root cannot be removed");
+	/* The directory and its cgroup2 go now, while the domain may
+	 * linger, dying (cgroupfs_remove_domain). */
 	ctl_remove(dir);
 	kfree(cg);
 	return 0;
@@ -370,22 +362,13 @@ int cgroup2_init(void)
 
 int cgroup2_get_domain(const char *path, struct mem_cgroup **out)
 {
-	char abs[CTL_PATH_MAX];
 	struct ctl_node *node;
 	struct cgroup2 *cg;
 	int ret;
 
 	ctl_lock();
-	ret = ctl_lookup(NULL, path, &node);
-	if (ret == 0 && !ctl_is_dir(node))
-		ret = -ENOTDIR;
-	if (ret == 0) {
-		/* Every directory at or below /sys/fs/cgroup is a cgroup. */
-		ctl_path(node, abs, sizeof(abs));
-		if (strncmp(abs, "/sys/fs/cgroup", 14) != 0 ||
-		    (abs[14] != '\0' && abs[14] != '/'))
-			ret = -ENOENT;
-	}
+	/* Every directory at or below /sys/fs/cgroup is a cgroup. */
+	ret = cgroupfs_lookup_dir(path, "/sys/fs/cgroup", &node);
 	if (ret == 0) {
 		cg = cgroup2_of(node);
 		/* No internal processes (Linux: clone3 into such a

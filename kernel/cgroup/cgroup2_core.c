@@ -20,7 +20,6 @@
 
 #include "kernel/cgroup/cgroup2.h"
 #include "kernel/cgroup/cgroupfs.h"
-#include "kernel/cgroup/pids.h"
 #include "kernel/fs/ctlfs.h"
 #include "kernel/lib/memparse.h"
 #include "kernel/task/task.h"
@@ -139,19 +138,10 @@ static int procs_write(struct ctl_node *file, const char *value)
 		return ctl_error(EBUSY, "the cgroup enables controllers for "
 				 "its children: no internal processes");
 	}
-	ret = mem_cgroup_move_task(task, cg->memcg);
-	if (ret == 0)
-		pids_task_moved(task);  /* its count follows, unchecked */
+	ret = cgroupfs_move_task(task, cg->memcg);
 	task_put(task);
-	switch (ret) {
-	case -ESRCH:
-		return ctl_error(ESRCH, "task %ld has exited", pid);
-	case -EINVAL:
-		return ctl_error(EINVAL, "task %ld is a system task: it stays "
-				 "in the root", pid);
-	case -ENOENT:
+	if (ret == -ENOENT)
 		return ctl_error(ENODEV, "the cgroup is being removed");
-	}
 	return ret;
 }
 

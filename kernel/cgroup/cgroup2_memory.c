@@ -82,6 +82,19 @@ static int zero_read(struct ctl_node *file, char *buf, size_t size)
 
 /* --- memory.max, memory.high, memory.min, memory.low ---------------------- */
 
+/* write_max_bytes - parse value (bytes or "max") and give it to set. */
+static int write_max_bytes(struct ctl_node *file, const char *value,
+			   void (*set)(struct mem_cgroup *, int64_t))
+{
+	int64_t bytes = 0;  /* set by parse_max_bytes when it returns 0 */
+	int ret = parse_max_bytes(value, &bytes);
+
+	if (ret)
+		return ret;
+	set(file_memcg(file), bytes);
+	return 0;
+}
+
 static int max_read(struct ctl_node *file, char *buf, size_t size)
 {
 	return print_max_bytes(READ_ONCE(file_memcg(file)->res.limit), buf,
@@ -90,13 +103,7 @@ static int max_read(struct ctl_node *file, char *buf, size_t size)
 
 static int max_write(struct ctl_node *file, const char *value)
 {
-	int64_t bytes = 0;  /* set by parse_max_bytes when it returns 0 */
-	int ret = parse_max_bytes(value, &bytes);
-
-	if (ret)
-		return ret;
-	memcg_v2_set_max(file_memcg(file), bytes);
-	return 0;
+	return write_max_bytes(file, value, memcg_v2_set_max);
 }
 
 static int high_read(struct ctl_node *file, char *buf, size_t size)
@@ -107,13 +114,7 @@ static int high_read(struct ctl_node *file, char *buf, size_t size)
 
 static int high_write(struct ctl_node *file, const char *value)
 {
-	int64_t bytes = 0;  /* set by parse_max_bytes when it returns 0 */
-	int ret = parse_max_bytes(value, &bytes);
-
-	if (ret)
-		return ret;
-	memcg_v2_set_high(file_memcg(file), bytes);
-	return 0;
+	return write_max_bytes(file, value, memcg_v2_set_high);
 }
 
 /* memory.min and memory.low: kept and read back, nothing more. */

@@ -318,9 +318,22 @@ static int tasks_show(struct ctl_node *file, struct ctl_seq *seq)
 	return cgroupfs_show_tasks(file_memcg(file), seq);
 }
 
+int cgroupfs_move_task(struct task *task, struct mem_cgroup *memcg)
+{
+	int ret = mem_cgroup_move_task(task, memcg);
+
+	if (ret == 0)
+		pids_task_moved(task);  /* its count follows, unchecked */
+	if (ret == -ESRCH)
+		return ctl_error(ESRCH, "task %d has exited", task->pid);
+	if (ret == -EINVAL)
+		return ctl_error(EINVAL, "task %d is a system task: it stays "
+				 "in the root", task->pid);
+	return ret;
+}
+
 static int tasks_write(struct ctl_node *file, const char *value)
 {
-	struct mem_cgroup *memcg = file_memcg(file);
 	struct task *task;
 	long pid;
 	int ret;
@@ -330,19 +343,10 @@ static int tasks_write(struct ctl_node *file, const char *value)
 	task = task_get((int)pid);
 	if (!task)
 		return ctl_error(ESRCH, "no task %ld", pid);
-	ret = mem_cgroup_move_task(task, memcg);
-	if (ret == 0)
-		pids_task_moved(task);  /* its count follows, unchecked */
+	ret = cgroupfs_move_task(task, file_memcg(file));
 	task_put(task);
-	switch (ret) {
-	case -ESRCH:
-		return ctl_error(ESRCH, "task %ld has exited", pid);
-	case -EINVAL:
-		return ctl_error(EINVAL, "task %ld is a system task: it stays "
-				 "in the root", pid);
-	case -ENOENT:
+	if (ret == -ENOENT)
 		return ctl_error(ENOENT, "the domain is being removed");
-	}
 	return ret;
 }
 
@@ -446,28 +450,32 @@ static int cgroup_mkdir(struct ctl_node *dir, const char *name)
 	return 0;
 }
 
-static int cgroup_rmdir(struct ctl_node *dir)
+int cgroupfs_remove_domain(struct mem_cgroup *memcg)
 {
-	struct mem_cgroup *memcg = ctl_priv(dir);
 	int ret;
 
 	/* Ours, for its task count after the domain has left the tree (it
 	 * may be freed then at once). Visible: ctl_lock keeps it so. */
 	mem_cgroup_get(memcg);
 	ret = mem_cgroup_destroy(memcg);
-	if (ret == -EBUSY)
-		ret = why_busy(memcg);
-	else if (ret)
-		ret = ctl_error(EBUSY, "the root domain cannot be removed");
-	if (ret) {
-		mem_cgroup_put(memcg);
-		return ret;
-	}
 	/* The domain may linger, dying, while kernel pages are charged to
-	 * it; its directory goes now, and its task count once no zombie
-	 * counted in it is left. */
-	pids_cgroup_remove(memcg);
+	 * it; its task count goes once no zombie counted in it is left. */
+	if (ret == 0)
+		pids_cgroup_remove(memcg);
 	mem_cgroup_put(memcg);
+	return ret;
+}
+
+static int cgroup_rmdir(struct ctl_node *dir)
+{
+	struct mem_cgroup *memcg = ctl_priv(dir);
+	int ret = cgroupfs_remove_domain(memcg);
+
+	/* Refused, the domain is still in the tree: ctl_lock keeps it. */
+	if (ret == -EBUSY)
+		return why_busy(memcg);
+	if (ret)
+		return ctl_error(EBUSY, "the root domain cannot be removed");
 	ctl_remove(dir);
 	return 0;
 }
@@ -495,25 +503,33 @@ const char *cgroupfs_root_path(void)
 	return cgroup_v2 ? "/sys/fs/cgroup" : "/cgroup";
 }
 
-int cgroupfs_get_domain(const char *path, struct mem_cgroup **out)
+int cgroupfs_lookup_dir(const char *path, const char *root,
+			struct ctl_node **node)
 {
 	char abs[CTL_PATH_MAX];
+	size_t n = strlen(root);
+	int ret = ctl_lookup(NULL, path, node);
+
+	if (ret)
+		return ret;
+	if (!ctl_is_dir(*node))
+		return -ENOTDIR;
+	ctl_path(*node, abs, sizeof(abs));
+	if (strncmp(abs, root, n) != 0 || (abs[n] != '\0' && abs[n] != '/'))
+		return -ENOENT;
+	return 0;
+}
+
+int cgroupfs_get_domain(const char *path, struct mem_cgroup **out)
+{
 	struct ctl_node *node;
 	int ret;
 
 	if (cgroup_v2)
 		return cgroup2_get_domain(path, out);
 	ctl_lock();
-	ret = ctl_lookup(NULL, path, &node);
-	if (ret == 0 && !ctl_is_dir(node))
-		ret = -ENOTDIR;
-	if (ret == 0) {
-		/* Every directory at or below /cgroup is a domain's. */
-		ctl_path(node, abs, sizeof(abs));
-		if (strncmp(abs, "/cgroup", 7) != 0 ||
-		    (abs[7] != '\0' && abs[7] != '/'))
-			ret = -ENOENT;
-	}
+	/* Every directory at or below /cgroup is a domain's. */
+	ret = cgroupfs_lookup_dir(path, "/cgroup", &node);
 	if (ret == 0) {
 		*out = ctl_priv(node);
 		mem_cgroup_get(*out);  /* visible: ctl_lock keeps it so */

@@ -91,50 +91,34 @@ static int max_write(struct ctl_node *file, const char *value)
 	return 0;
 }
 
-static int current_read(struct ctl_node *file, char *buf, size_t size)
+/* figure_read - the read-only files: each shows one figure of the
+ * domain, picked by the file's name. */
+static int figure_read(struct ctl_node *file, char *buf, size_t size)
 {
+	const char *name = ctl_name(file);
 	struct pids_stat st;
 	int ret = file_stat(file, &st);
 
-	return ret ? ret : snprintf(buf, size, "%ld\n", st.counter);
-}
-
-static int peak_read(struct ctl_node *file, char *buf, size_t size)
-{
-	struct pids_stat st;
-	int ret = file_stat(file, &st);
-
-	return ret ? ret : snprintf(buf, size, "%ld\n", st.peak);
-}
-
-static int events_read(struct ctl_node *file, char *buf, size_t size)
-{
-	struct pids_stat st;
-	int ret = file_stat(file, &st);
-
-	return ret ? ret : snprintf(buf, size, "max %ld\n", st.events);
-}
-
-static int events_local_read(struct ctl_node *file, char *buf, size_t size)
-{
-	struct pids_stat st;
-	int ret = file_stat(file, &st);
-
-	return ret ? ret : snprintf(buf, size, "max %ld\n", st.events_local);
+	if (ret)
+		return ret;
+	if (strcmp(name, "pids.current") == 0)
+		return snprintf(buf, size, "%ld\n", st.counter);
+	if (strcmp(name, "pids.peak") == 0)
+		return snprintf(buf, size, "%ld\n", st.peak);
+	if (strcmp(name, "pids.events") == 0)
+		return snprintf(buf, size, "max %ld\n", st.events);
+	return snprintf(buf, size, "max %ld\n", st.events_local);
 }
 
 static const struct ctl_ops max_ops = {.read = max_read, .write = max_write};
-static const struct ctl_ops current_ops = {.read = current_read};
-static const struct ctl_ops peak_ops = {.read = peak_read};
-static const struct ctl_ops events_ops = {.read = events_read};
-static const struct ctl_ops events_local_ops = {.read = events_local_read};
+static const struct ctl_ops figure_ops = {.read = figure_read};
 
 const struct pids_file pids_files[] = {
-	{"pids.current", &current_ops},
-	{"pids.events", &events_ops},
-	{"pids.events.local", &events_local_ops},
+	{"pids.current", &figure_ops},
+	{"pids.events", &figure_ops},
+	{"pids.events.local", &figure_ops},
 	{"pids.max", &max_ops},
-	{"pids.peak", &peak_ops},
+	{"pids.peak", &figure_ops},
 };
 const size_t nr_pids_files = ARRAY_SIZE(pids_files);
 

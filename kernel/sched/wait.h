@@ -3,8 +3,8 @@
  * kernel/sched/wait.h - wait queues: a task sleeps until a condition holds,
  * and whoever makes it true wakes it (Linux's wait_event / wake_up).
  *
- *   wait_event(&input_wq, input_pending());      the sleeper
- *   ... make input_pending() true ...; wake_up_all(&input_wq);   the waker
+ *   wait_event(&console_wq, console_input_pending());    the sleeper
+ *   ... a byte arrives ...; wake_up_all(&console_wq);     the waker
  *
  * No wake-up is lost: the sleeper puts itself on the queue and marks
  * itself TASK_SLEEPING before it tests the condition, so a waker that

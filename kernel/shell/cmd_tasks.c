@@ -100,6 +100,9 @@ static int cmd_run(int argc, char **argv)
 				   THREAD_SIZE / 1024, path);
 	}
 	mem_cgroup_put(memcg);
+	if (ret == -EAGAIN)
+		return shell_error(EAGAIN, "%s or an ancestor is at its "
+				   "pids.max: the fork is refused", path);
 	if (ret < 0)
 		return shell_error(ret, "%s is being removed", path);
 	printk("pid %d\n", ret);

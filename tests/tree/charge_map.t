@@ -6,9 +6,10 @@
 # lines, 80 columns).
 #
 # The form: the map lies between " * MAP BEGIN" and " * MAP END". A line
-# that names functions (NAME()) ends with the file that defines them, a
-# path from the top of the tree or "here" (mm/memcg/memcg_charge.c); a
-# line that ends with a file may name no function (it only says where).
+# that names functions (each as its name and "()") ends with the file
+# that defines them, a path from the top of the tree or "here"
+# (mm/memcg/memcg_charge.c); a line that ends with a file may name no
+# function (it only says where).
 # A definition is a line that starts at column 0 (a type, or the name
 # itself after a type on the line before) and has NAME( in it.
 use strict;

@@ -18,11 +18,12 @@
 #define ARCH_X86_64_JUMP_LABEL_H
 
 #include <stdbool.h>
+#include <sys/cdefs.h>  /* __always_inline, as kernel/base/platform.h has it */
 
 struct static_key;
 struct jump_entry;
 
-static __attribute__((always_inline)) inline bool
+static __always_inline bool
 arch_static_branch(struct static_key *key)
 {
 	__asm__ goto("1: .byte 0x0f, 0x1f, 0x44, 0x00, 0x00\n\t"
@@ -48,7 +49,7 @@ l_yes:
 	"1: .byte 0x0f, 0x1f, 0x44, 0x00, 0x00\n\t" \
 	".pushsection __jump_table, \"aw\"\n\t"
 
-static __attribute__((always_inline)) inline bool
+static __always_inline bool
 arch_static_branch_any2(struct static_key *a, struct static_key *b)
 {
 	__asm__ goto(__JUMP_SITE_BEGIN __JUMP_ENTRY(0) __JUMP_ENTRY(1)
@@ -59,7 +60,7 @@ l_yes:
 	return true;
 }
 
-static __attribute__((always_inline)) inline bool
+static __always_inline bool
 arch_static_branch_any3(struct static_key *a, struct static_key *b,
 			struct static_key *c)
 {
@@ -71,7 +72,7 @@ l_yes:
 	return true;
 }
 
-static __attribute__((always_inline)) inline bool
+static __always_inline bool
 arch_static_branch_any4(struct static_key *a, struct static_key *b,
 			struct static_key *c, struct static_key *d)
 {
