@@ -204,7 +204,7 @@ struct page *__rmqueue(struct zone *zone, unsigned int order)
 
 /* --- poisoning (debug) ---------------------------------------------------- */
 
-__attribute__((noinline)) void poison_pages(struct page *page,
+__noinline void poison_pages(struct page *page,
 						 unsigned int order)
 {
 	memset(page_address(page), PAGE_POISON_FREE, PAGE_SIZE << order);
@@ -258,7 +258,7 @@ void __free_pages_core(struct page *page, unsigned int order)
  * zone first, then the other nodes' (numa_fallback_node), as Linux walks
  * its zonelist.
  */
-__attribute__((noinline)) struct page *
+__noinline struct page *
 rmqueue_buddy(unsigned int order)
 {
 	unsigned int local = numa_node_id();
@@ -277,7 +277,7 @@ rmqueue_buddy(unsigned int order)
 
 /* free_to_buddy - a block of order > 0 back to the free lists of its own
  * node, under the zone lock. */
-__attribute__((noinline)) void free_to_buddy(struct page *page,
+__noinline void free_to_buddy(struct page *page,
 						   unsigned int order)
 {
 	struct zone *zone = page_zone(page);

@@ -11,7 +11,7 @@
  */
 #include "mm/page_alloc_internal.h"
 
-__attribute__((noinline)) struct page *
+__noinline struct page *
 fill_new_page_slow(struct page *page, unsigned int order, gfp_t gfp)
 {
 	if (page_poisoning)
@@ -75,7 +75,7 @@ void free_pages(struct page *page, unsigned int order)
 	__free_pages(page, order);
 }
 
-__attribute__((noinline)) struct page *
+__noinline struct page *
 alloc_pages_uncharged(gfp_t gfp, unsigned int order)
 {
 	struct page *page = __alloc_pages(gfp, order);

@@ -28,7 +28,7 @@ struct page *fill_new_page_slow(struct page *page, unsigned int order,
 				gfp_t gfp);
 struct page *alloc_pages_slowpath(gfp_t gfp, unsigned int order);
 /* alloc_pages_uncharged - an allocation nobody pays for. */
-__attribute__((noinline)) struct page *
+__noinline struct page *
 alloc_pages_uncharged(gfp_t gfp, unsigned int order);
 /* mm/memcg/charged_pages.c: declared in mm/memcg_hooks.h */
 /* mm/free_check.c */
@@ -70,7 +70,7 @@ static inline struct page *fill_new_page(struct page *page,
  * only the system tasks' reserve is left (mm/watermark.c) - and prepare
  * them.
  */
-static __attribute__((always_inline)) inline struct page *
+static __always_inline struct page *
 __alloc_pages(gfp_t gfp, unsigned int order)
 {
 	struct page *page = NULL;

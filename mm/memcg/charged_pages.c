@@ -35,7 +35,7 @@
  * need be, the pages taken from the buddy allocator, and the charge
  * committed to them - or given back if none came.
  */
-static __attribute__((always_inline)) inline struct page *
+static __always_inline struct page *
 __alloc_pages_with_charge(gfp_t gfp, unsigned int order,
 			  struct kmem_charge charge)
 {
@@ -59,7 +59,7 @@ __alloc_pages_with_charge(gfp_t gfp, unsigned int order,
 
 /* alloc_pages_with_charge - the same, out of line: the rest of
  * alloc_page_charged. */
-static __attribute__((noinline)) struct page *
+static __noinline struct page *
 alloc_pages_with_charge(gfp_t gfp, unsigned int order,
 			struct kmem_charge charge)
 {
@@ -106,7 +106,7 @@ struct page *alloc_page_charged(gfp_t gfp, struct mem_cgroup *memcg)
 /* free_charged_pages_rest - the rest of a charged free, out of line: the
  * block to the allocator, then its charge to the counters unless the
  * stock took it (ret). */
-static __attribute__((noinline)) void
+static __noinline void
 free_charged_pages_rest(struct page *page, unsigned int order,
 			struct mem_cgroup *memcg, enum stock_return ret)
 {

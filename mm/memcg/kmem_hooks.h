@@ -81,7 +81,7 @@ struct kmem_charge {
  * the counters: a batch for the stock, or the long way after a refusal),
  * or NOBODY (the task moved meanwhile, or @memcg has no kmem limit).
  */
-static __attribute__((always_inline)) inline struct kmem_charge
+static __always_inline struct kmem_charge
 __memcg_kmem_charge_local(struct mem_cgroup *memcg, unsigned int order,
 			  gfp_t gfp)
 {

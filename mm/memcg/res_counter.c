@@ -51,7 +51,7 @@ void res_counter_init(struct res_counter *counter, struct res_counter *parent)
  * zero: a bug, reported on the console (with the usage as read now), and
  * the rest of the chain below top given back.
  */
-static __attribute__((noinline, cold)) void
+static __noinline __attribute__((cold)) void
 uncharge_underflow(struct res_counter *at, struct res_counter *top,
 		   int64_t val)
 {
@@ -67,7 +67,7 @@ uncharge_underflow(struct res_counter *at, struct res_counter *top,
  * refused given back. Out of line: res_counter_charge's common case is
  * then a leaf.
  */
-static __attribute__((noinline)) int
+static __noinline int
 charge_refused(struct res_counter *counter, struct res_counter *refused,
 	       int64_t val, struct res_counter **limit_fail_at,
 	       bool count_fail)
@@ -82,7 +82,7 @@ charge_refused(struct res_counter *counter, struct res_counter *refused,
 	return -ENOMEM;
 }
 
-static inline __attribute__((always_inline)) int
+static __always_inline int
 charge_tree(struct res_counter *counter, int64_t val,
 	    struct res_counter **limit_fail_at, bool count_fail)
 {

@@ -110,7 +110,7 @@ int res_counter_charge_quiet(struct res_counter *counter, int64_t val,
  * below: a charge of a page without a stock then runs in its caller's
  * frame, or in none.
  */
-static __attribute__((always_inline)) inline bool
+static __always_inline bool
 __res_counter_charge_one(struct res_counter *c, int64_t val)
 {
 	int64_t old = __atomic_load_n(&c->usage, __ATOMIC_RELAXED);
@@ -141,7 +141,7 @@ __res_counter_charge_one(struct res_counter *c, int64_t val)
  * (charge_tree's levels). No call in it, so that a caller whose refusal
  * path is a tail call is a leaf.
  */
-static __attribute__((always_inline)) inline struct res_counter *
+static __always_inline struct res_counter *
 __res_counter_charge_chain(struct res_counter *counter, int64_t val,
 			   bool trace_each)
 {
@@ -163,7 +163,7 @@ __res_counter_charge_chain(struct res_counter *counter, int64_t val,
  * returned: the caller finishes out of line (the report, and the rest of
  * the chain). No call in it.
  */
-static __attribute__((always_inline)) inline struct res_counter *
+static __always_inline struct res_counter *
 __res_counter_try_uncharge_chain(struct res_counter *counter,
 				 struct res_counter *top, int64_t val)
 {
@@ -187,7 +187,7 @@ __res_counter_try_uncharge_chain(struct res_counter *counter,
  * the caller records the levels (trace_res_counter_charge_two); a refusal
  * is recorded when the charge is made again, counted, the long way.
  */
-static __attribute__((always_inline)) inline struct res_counter *
+static __always_inline struct res_counter *
 __res_counter_try_charge_two(struct res_counter *first,
 			     struct res_counter *second, int64_t val)
 {
@@ -215,7 +215,7 @@ __res_counter_try_charge_two(struct res_counter *first,
  * res_counter_uncharge_two_underflow, which reports it and gives back the
  * rest. No call in it.
  */
-static __attribute__((always_inline)) inline struct res_counter *
+static __always_inline struct res_counter *
 __res_counter_try_uncharge_two(struct res_counter *first,
 			       struct res_counter *second, int64_t val)
 {
