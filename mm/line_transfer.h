@@ -8,7 +8,7 @@
  * the event that makes it expensive on real hardware: a write to the line
  * by a CPU other than the one that wrote it last. Each shared counter of
  * the charge path (the res and kmem counters, a domain's reference count)
- * and each slab cache's lock carries a struct line_owner beside its data,
+ * and each slab cache's lock carries a struct line_writer beside its data,
  * in the same line; every write calls line_write(). The bench
  * charge_smp_* and slab_smp report the sum as transfers_per_1k
  * (kernel/bench/bench_charge.c, bench_slab.c), and so does the host
@@ -29,7 +29,7 @@
 #include "kernel/base/platform.h"
 #include "kernel/base/static_key.h"
 
-struct line_owner {
+struct line_writer {
 	unsigned int last_cpu;    /* the CPU that wrote the line last, + 1 */
 	unsigned long transfers;  /* writes by a CPU other than last_cpu */
 };
@@ -37,27 +37,27 @@ struct line_owner {
 /* On while some benchmark counts transfers (mm/memcg/res_counter.c). */
 extern struct static_key line_transfer_key;
 
-/* line_write - note a write to the line that owner sits in (if counting
+/* line_write - note a write to the cache line that line sits in (if counting
  * is on). No call, no register beyond two scratch ones: the charge
  * path's leaf functions stay leaves. */
 static __always_inline void
-line_write(struct line_owner *owner)
+line_write(struct line_writer *line)
 {
 	if (static_branch_unlikely(&line_transfer_key)) {
 		unsigned int me = smp_processor_id() + 1;
 
-		if (__atomic_load_n(&owner->last_cpu, __ATOMIC_RELAXED) != me) {
-			__atomic_store_n(&owner->last_cpu, me,
+		if (__atomic_load_n(&line->last_cpu, __ATOMIC_RELAXED) != me) {
+			__atomic_store_n(&line->last_cpu, me,
 					 __ATOMIC_RELAXED);
-			__atomic_add_fetch(&owner->transfers, 1,
+			__atomic_add_fetch(&line->transfers, 1,
 					   __ATOMIC_RELAXED);
 		}
 	}
 }
 
-static inline unsigned long line_transfers(const struct line_owner *owner)
+static inline unsigned long line_transfers(const struct line_writer *line)
 {
-	return __atomic_load_n(&owner->transfers, __ATOMIC_RELAXED);
+	return __atomic_load_n(&line->transfers, __ATOMIC_RELAXED);
 }
 
 /* line_transfer_count_start / _stop - count transfers from now on /

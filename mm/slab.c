@@ -124,7 +124,7 @@ static bool cache_setup(struct kmem_cache *c, const char *name, size_t size,
 
 	spin_lock_init(&c->lock);
 	memset(c->cpu_slab, 0, sizeof(c->cpu_slab));
-	c->line = (struct line_owner){0, 0};
+	c->line = (struct line_writer){0, 0};
 	INIT_LIST_HEAD(&c->slabs_partial);
 	INIT_LIST_HEAD(&c->slabs_full);
 	INIT_LIST_HEAD(&c->slabs_free);

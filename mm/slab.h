@@ -96,7 +96,7 @@ _Static_assert(sizeof(struct kmem_cache_cpu) == CACHELINE_SIZE,
 struct kmem_cache {
 	struct kmem_cache_cpu cpu_slab[NR_CPUS];
 	spinlock_t lock;               /* protects the lists and counts */
-	struct line_owner line;        /* counts the moves of this line (the
+	struct line_writer line;        /* counts the moves of this line (the
 					* lock's) between CPUs, for slab_smp */
 	/* Slabs, as their first page's struct page, linked by page->lru. */
 	struct list_head slabs_partial; /* some objects free */

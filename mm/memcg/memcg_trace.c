@@ -289,12 +289,12 @@ void __trace_res_counter_charge(struct res_counter *counter, long long val,
 	e->arg[1] = (uint64_t)READ_ONCE(counter->usage);
 	e->arg[2] = (uint64_t)READ_ONCE(counter->limit);
 	e->arg[3] = ret == 0 ? 0 : ret == -EAGAIN ? 2 : 1;
-	/* The counter names its own domain and kind (res_counter_set_owner):
+	/* The counter names its own domain and kind (res_counter_set_domain):
 	 * right for a charge made on another domain's behalf
 	 * (set_active_memcg) and for each ancestor up the hierarchy. */
 	e->arg[4] = !counter->name ? 2 : !strcmp(counter->name, "kmem");
-	if (counter->owner)
-		memcg_trace_set_domain(e, counter->owner);
+	if (counter->domain)
+		memcg_trace_set_domain(e, counter->domain);
 	else
 		snprintf(e->domain, sizeof(e->domain), "%p", (void *)counter);
 	trace_record_end(flags);

@@ -78,7 +78,7 @@ TRACEPOINT(memcg_stock_drain, trace_memcg_stock_drain_over,
 /* memcg:res_counter_charge - one counter of one domain charged (ret 0)
  * or refusing (over its limit: -ENOMEM, counted in failcnt; -EAGAIN, a
  * batch declined quietly). The counter names its domain and kind
- * (res_counter_set_owner). */
+ * (res_counter_set_domain). */
 TRACEPOINT(res_counter_charge, trace_res_counter_charge,
 	   (struct res_counter *counter, long long val, int ret),
 	   (counter, val, ret))

@@ -283,8 +283,8 @@ int mem_cgroup_create(struct mem_cgroup *parent, const char *name,
 	hierarchical = parent->use_hierarchy && !mem_cgroup_is_root(parent);
 	res_counter_init(&memcg->res, hierarchical ? &parent->res : NULL);
 	res_counter_init(&memcg->kmem, hierarchical ? &parent->kmem : NULL);
-	res_counter_set_owner(&memcg->res, memcg, "res");
-	res_counter_set_owner(&memcg->kmem, memcg, "kmem");
+	res_counter_set_domain(&memcg->res, memcg, "res");
+	res_counter_set_domain(&memcg->kmem, memcg, "kmem");
 	memcg->use_hierarchy = parent->use_hierarchy;
 	/* A child of an accounted domain is accounted from the start (the
 	 * 2012 series forgot this case). */

@@ -108,7 +108,7 @@ struct mem_cgroup {
 	 * in a CPU's stock. Those are taken and dropped a batch at a time
 	 * (mem_cgroup_get_many), as the charge is. */
 	int refcnt;
-	struct line_owner refcnt_line;  /* who wrote refcnt last */
+	struct line_writer refcnt_line;  /* who wrote refcnt last */
 
 	/* Under memcg_tree_lock. */
 	bool kmem_account_activated;   /* holds a memcg_kmem_enabled_key

@@ -40,9 +40,9 @@ void res_counter_init(struct res_counter *counter, struct res_counter *parent)
 	counter->max_usage = 0;
 	counter->limit = RES_COUNTER_MAX;
 	counter->failcnt = 0;
-	counter->line = (struct line_owner){0};
+	counter->line = (struct line_writer){0};
 	counter->parent = parent;
-	counter->owner = NULL;
+	counter->domain = NULL;
 	counter->name = NULL;
 }
 

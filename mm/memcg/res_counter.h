@@ -40,12 +40,12 @@ struct res_counter {
 	int64_t max_usage;  /* the highest usage since the last reset */
 	int64_t limit;      /* usage may not pass it; RES_COUNTER_MAX: none */
 	uint64_t failcnt;   /* charges refused because of this limit */
-	struct line_owner line;      /* who wrote the fields above last */
+	struct line_writer line;      /* who wrote the fields above last */
 	struct res_counter *parent;  /* charged with us; NULL at the top */
 	/* Whose counter this is, for the tracepoint res_counter_charge
-	 * (kernel/trace/): set by res_counter_set_owner; NULL, and no
+	 * (kernel/trace/): set by res_counter_set_domain; NULL, and no
 	 * name, for a counter of no domain (the host tests'). */
-	struct mem_cgroup *owner;
+	struct mem_cgroup *domain;
 	const char *name;            /* "res" or "kmem" */
 };
 
@@ -64,15 +64,15 @@ enum res_member {
  */
 void res_counter_init(struct res_counter *counter, struct res_counter *parent);
 
-/* res_counter_set_owner - name the domain a counter belongs to, and which
+/* res_counter_set_domain - name the domain a counter belongs to, and which
  * of its counters it is, for the trace (a counter charged for another
  * domain, through set_active_memcg or up the hierarchy, still names its
  * own). */
-static inline void res_counter_set_owner(struct res_counter *counter,
-					 struct mem_cgroup *owner,
-					 const char *name)
+static inline void res_counter_set_domain(struct res_counter *counter,
+					  struct mem_cgroup *domain,
+					  const char *name)
 {
-	counter->owner = owner;
+	counter->domain = domain;
 	counter->name = name;
 }
 
