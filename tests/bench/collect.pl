@@ -398,23 +398,24 @@ print $csv join(',', @$_), "\n" for @rows;
 close $csv;
 
 # Each row: [the figure's build, its name, what it is, the raw figure it is
-# divided by (from the KMEM=0 build), the target for the ratio].
+# divided by (from the KMEM=0 build), the ceiling for the ratio: a
+# ceiling to stay under, not a figure to reach].
 # The raw figures are rows of their own.
 my @ROWS = (
 	['nokmem', 'page_order0', 'order-0 alloc+free, compiled out', 'page_order0'],
-	['kmem', 'page_order0', 'static key off', 'page_order0', 1.01],
-	['kmem', 'page_order0_root', 'key on, root task', 'page_order0', 1.07],
-	['kmem', 'page_order0_accounted', 'accounted domain, stock hit', 'page_order0', 1.30],
-	['kmem', 'page_order0_nostock', 'accounted, no stock', 'page_order0', 2],
+	['kmem', 'page_order0', 'static key off', 'page_order0', 1.02],
+	['kmem', 'page_order0_root', 'key on, root task', 'page_order0', 1.10],
+	['kmem', 'page_order0_accounted', 'accounted domain, stock hit', 'page_order0', 1.50],
+	['kmem', 'page_order0_nostock', 'accounted, no stock', 'page_order0', 2.2],
 	['nokmem', 'stack_order2_accounted', 'order-2 stack, compiled out', 'stack_order2_accounted'],
-	['kmem', 'stack_order2_accounted', 'order-2 stack, accounted', 'stack_order2_accounted', 1.30],
+	['kmem', 'stack_order2_accounted', 'order-2 stack, accounted', 'stack_order2_accounted', 1.45],
 	['nokmem', 'kmalloc64', 'kmalloc(64)+kfree, compiled out', 'kmalloc64'],
-	['kmem', 'kmalloc64', 'static key off', 'kmalloc64', 1.01],
-	['kmem', 'kmalloc64_root', 'key on, root task', 'kmalloc64', 1.05],
-	['kmem', 'kmalloc64_accounted', 'accounted, another object alive', 'kmalloc64', 1.25],
-	['kmem', 'kmalloc64_churn', "accounted, the domain's only object", 'kmalloc64', 1.5],
+	['kmem', 'kmalloc64', 'static key off', 'kmalloc64', 1.03],
+	['kmem', 'kmalloc64_root', 'key on, root task', 'kmalloc64', 1.10],
+	['kmem', 'kmalloc64_accounted', 'accounted, another object alive', 'kmalloc64', 1.40],
+	['kmem', 'kmalloc64_churn', "accounted, the domain's only object", 'kmalloc64', 1.6],
 	['nokmem', 'kmem_cache_task', 'task_struct cache, compiled out', 'kmem_cache_task'],
-	['kmem', 'kmem_cache_task', 'task_struct cache, accounted', 'kmem_cache_task', 1.25],
+	['kmem', 'kmem_cache_task', 'task_struct cache, accounted', 'kmem_cache_task', 1.45],
 	['nokmem', 'fork_exit', 'fork+exit+reap, compiled out', 'fork_exit'],
 	['kmem', 'fork_exit', 'fork+exit+reap, root domain', 'fork_exit'],
 	['kmem', 'fork_exit_accounted', 'the same, kmem-limited domain', 'fork_exit'],
@@ -485,7 +486,7 @@ close $md;
 # Linux 5.9's), beside the raw figure of the KMEM=0 build. A column's
 # target: the caches design's are those of the table above; the objects
 # design's, where one is set, below.
-my %OBJECTS_TARGET = (kmalloc64_accounted => 1.30);
+my %OBJECTS_TARGET = (kmalloc64_accounted => 1.90);
 my %CACHES_TARGET = map { $_->[1] => $_->[4] }
 	grep { $_->[0] eq 'kmem' && defined $_->[4] } @ROWS;
 my %RAW_OF = map { $_->[1] => $_->[3] } grep { $_->[0] eq 'kmem' } @ROWS;
