@@ -6,7 +6,8 @@
  * counter at once (failcnt exact, the limit never passed even for a
  * moment); the two-chain charge and uncharge of a kernel page
  * (__res_counter_try_charge_two, __res_counter_try_uncharge_two) with
- * their refusal and underflow ends; the line-transfer count behind its static key.
+ * their refusal and underflow ends; the line-transfer count behind its
+ * static key.
  */
 #include <errno.h>
 #include <pthread.h>
