@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * mm/page_alloc_internal.h - what the files of the page allocator share
- * (mm/buddy.c, mm/page_alloc.c, mm/memcg/charged_pages.c, mm/free_check.c):
+ * (mm/buddy.c, mm/page_alloc.c, mm/free_check.c):
  * the hot inlines of an allocation and a free, and the out-of-line calls
  * they make. Not for the rest of the kernel: mm/buddy.h is the interface.
  */
@@ -30,7 +30,6 @@ struct page *alloc_pages_slowpath(gfp_t gfp, unsigned int order);
 /* alloc_pages_uncharged - an allocation nobody pays for. */
 __noinline struct page *
 alloc_pages_uncharged(gfp_t gfp, unsigned int order);
-/* mm/memcg/charged_pages.c: declared in mm/memcg_hooks.h */
 /* mm/free_check.c */
 _Noreturn void bad_free(const char *who, struct page *page,
 			unsigned int order);
@@ -138,12 +137,12 @@ static inline void free_page_flags_check(const char *who, struct page *page,
 		debug_check_free_block(who, page, order);
 }
 
-/* free_charged_check - the checks of a charged free that
- * free_accounted_pages left (it checked the flags): a domain to give the
- * charge back to; then the debug checks. */
+/* free_charged_check - panic unless the block is a charged one to free,
+ * with a domain to give the charge back to; then the debug checks. */
 static inline void free_charged_check(struct page *page, unsigned int order)
 {
-	if (unlikely(!page->memcg))
+	if (free_page_flags_bad(page, order, PG_head | PG_kmemcg) ||
+	    unlikely(!page->memcg))
 		bad_free("free_accounted_pages", page, order);
 	if (debug_check_on_free())
 		debug_check_free_block("free_accounted_pages", page, order);
