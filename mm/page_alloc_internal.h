@@ -148,48 +148,25 @@ static inline void free_charged_check(struct page *page, unsigned int order)
 		debug_check_free_block("free_accounted_pages", page, order);
 }
 
-/* free_poison - fill a block's memory with the free pattern, if page
- * poisoning is on (poison_pages, out of line). */
-static inline void free_poison(struct page *page, unsigned int order)
-{
-	if (unlikely(page_poisoning))
-		poison_pages(page, order);
-}
-
-/* free_reset - clear a block's first page to a free page's state. */
-static inline void free_reset(struct page *page)
+/*
+ * __free_pages - free a checked block: its first page back to a free
+ * page's state (no flags, no order, no domain: where a charged block
+ * loses PG_kmemcg and page->memcg), its memory filled with the free
+ * pattern if page poisoning is on (poison_pages, out of line), then the
+ * block to this CPU's list if order 0, else to the free lists
+ * (free_to_buddy, out of line).
+ */
+static inline void __free_pages(struct page *page, unsigned int order)
 {
 	page->flags = 0;
 	page->order = 0;
 	page->memcg = NULL;
-}
-
-/* free_prepare - reset a block's first page to a free page's state
- * (free_reset: where a freed block loses PG_kmemcg and page->memcg), and
- * poison its memory if asked (free_poison). */
-static inline void free_prepare(struct page *page, unsigned int order)
-{
-	free_reset(page);
-	free_poison(page, order);
-}
-
-/* __free_pages_prepared - free a block already reset (free_prepare): to
- * this CPU's list if order 0, else to the free lists (free_to_buddy, out
- * of line). */
-static inline void __free_pages_prepared(struct page *page,
-					 unsigned int order)
-{
+	if (unlikely(page_poisoning))
+		poison_pages(page, order);
 	if (order == 0)
 		pcp_free_page(page);
 	else
 		free_to_buddy(page, order);
-}
-
-/* __free_pages - free a checked block. */
-static inline void __free_pages(struct page *page, unsigned int order)
-{
-	free_prepare(page, order);
-	__free_pages_prepared(page, order);
 }
 
 #endif
