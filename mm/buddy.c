@@ -20,9 +20,9 @@
  * it is freed.
  *
  * This file is the buddy core: the free lists, splitting and merging.
- * The allocator's front (alloc_pages, free_pages) is mm/page_alloc.c; a
- * charged page's way in and out, mm/memcg/charged_pages.c; the checks of a
- * free, mm/free_check.c. The inlines they share: mm/page_alloc_internal.h.
+ * The allocator's front (alloc_pages, free_pages, and a charged block's
+ * way in and out) is mm/page_alloc.c; the checks of a free,
+ * mm/free_check.c. The inlines they share: mm/page_alloc_internal.h.
  */
 #include "mm/buddy.h"
 

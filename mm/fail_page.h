@@ -22,19 +22,13 @@ extern unsigned long fail_page_interval;
 
 bool __should_fail_alloc_page(gfp_t gfp, unsigned int order);
 
-/* fail_page_on - is fault injection on? One load. */
-static inline bool fail_page_on(void)
-{
-	return READ_ONCE(fail_page_interval) != 0;
-}
-
 /*
  * should_fail_alloc_page - should this allocation fail, by fault
  * injection? Never for __GFP_NOFAIL. Costs one load while it is off.
  */
 static inline bool should_fail_alloc_page(gfp_t gfp, unsigned int order)
 {
-	if (likely(!fail_page_on()))
+	if (likely(READ_ONCE(fail_page_interval) == 0))
 		return false;
 	return __should_fail_alloc_page(gfp, order);
 }

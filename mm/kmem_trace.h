@@ -37,6 +37,20 @@ TRACEPOINT_SHARED(trace_mm_page_alloc_unaccounted,
 		  (struct page *page, unsigned int order, gfp_t gfp),
 		  (page, order, gfp))
 
+/*
+ * trace_mm_page_alloc_charged - alloc_pages returns a block that memcg
+ * was charged for (NULL: nobody pays after all, or none came): two
+ * events at one site, memcg_kmem_commit and mm_page_alloc. Its recorder
+ * is memcg's too.
+ */
+struct mem_cgroup;
+DECLARE_TRACEPOINT_KEY(memcg_kmem_commit);
+TRACEPOINT_SHARED(trace_mm_page_alloc_charged,
+		  (&trace_memcg_kmem_commit_key, &trace_mm_page_alloc_key),
+		  (struct page *page, struct mem_cgroup *memcg,
+		   unsigned int order, gfp_t gfp),
+		  (page, memcg, order, gfp))
+
 /* For the recorders of events about a page: its pfn (~0 for none, an
  * allocation that failed), and that pfn as the trace prints it,
  * "0x1234" or "none". */

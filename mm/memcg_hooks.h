@@ -5,7 +5,7 @@
  * which cache serves an accounted object.
  *
  * Declared here, below mm/memcg/, so that mm/ includes nothing of
- * memcg's: the functions are defined in mm/memcg/charged_pages.c,
+ * memcg's: the functions are defined in mm/memcg/kmem_hooks.c,
  * mm/memcg/memcg_slab.c and mm/memcg/memcontrol.c (set_active_memcg),
  * and a domain stays an opaque struct mem_cgroup to mm/. Linux declares
  * the same hooks in include/linux/memcontrol.h for the same reason. The
@@ -20,9 +20,9 @@
 #include "kernel/base/static_key.h"
 #include "kernel/task/task.h"
 #include "mm/gfp.h"
+#include "mm/page.h"
 
 struct mem_cgroup;
-struct page;
 
 /* The domain at the top of the tree; what it owns nobody pays for. */
 extern struct mem_cgroup *root_mem_cgroup;
@@ -86,19 +86,71 @@ static inline struct mem_cgroup *memcg_kmem_payer(struct task *task,
 	return memcg;
 }
 
-/* alloc_pages_charged - 2^order pages charged to memcg (who pays, as
- * alloc_pages read it), or to nobody if the charge finds nobody pays.
- * NULL if the charge was refused or no pages were free.
- * alloc_page_charged - the same for one page, the common case. */
-struct page *alloc_pages_charged(gfp_t gfp, unsigned int order,
-				 struct mem_cgroup *memcg);
-struct page *alloc_page_charged(gfp_t gfp, struct mem_cgroup *memcg);
+/*
+ * The page allocator's three hooks (Linux 2012: memcg_kmem_newpage_charge,
+ * memcg_kmem_commit_charge, memcg_kmem_uncharge_pages), which
+ * alloc_pages and free_accounted_pages call in this order:
+ *
+ *   charge (memcg_kmem_charge_pages) -> allocate -> commit, or cancel
+ *   uncharge (memcg_kmem_uncharge_pages) -> free
+ *
+ * A charge is a receipt, taken before the pages are allocated: it names
+ * the domain charged, since the task may move to another domain before
+ * the pages come, and the pages belong to the domain that paid. Each
+ * state has one meaning.
+ */
+enum kmem_charge_from {
+	KMEM_CHARGE_NOBODY,    /* nobody pays: nothing charged, memcg NULL */
+	KMEM_CHARGE_STOCK,     /* taken from this CPU's stock */
+	KMEM_CHARGE_COUNTERS,  /* charged to the counters */
+	KMEM_CHARGE_REFUSED,   /* over a limit: the allocation must fail */
+};
 
-/* free_charged_pages - free a block with PG_kmemcg, whose flags
- * free_accounted_pages checked, and give its charge back to its domain.
- * free_charged_page - the same for one page. */
-void free_charged_pages(struct page *page, unsigned int order);
-void free_charged_page(struct page *page);
+struct kmem_charge {
+	struct mem_cgroup *memcg;  /* the domain charged, or NULL */
+	enum kmem_charge_from from;
+};
+
+/*
+ * memcg_kmem_charge_pages - charge 2^order pages to memcg, who pays for an
+ * allocation with gfp (memcg_kmem_payer, read before and only compared
+ * since): from this CPU's stock if it can, else from the counters, which
+ * may drain the stocks, reclaim and, in cgroup v2, OOM-kill (not for
+ * __GFP_ATOMIC: those steps wait for other CPUs). Returns the receipt:
+ * STOCK or COUNTERS (memcg set: the pages hold its references from now
+ * on), NOBODY (the task moved meanwhile, or memcg has no kmem limit) or
+ * REFUSED.
+ */
+struct kmem_charge memcg_kmem_charge_pages(gfp_t gfp, unsigned int order,
+					   struct mem_cgroup *memcg);
+
+/*
+ * memcg_kmem_commit_charge - the new block takes the charge of memcg, the
+ * receipt's domain, and its references: its first page records the
+ * domain (page->memcg) and says it is charged (PG_kmemcg). NULL (nobody
+ * was charged) leaves the block uncharged.
+ */
+static inline void memcg_kmem_commit_charge(struct page *page,
+					    struct mem_cgroup *memcg)
+{
+	if (memcg) {
+		page->memcg = memcg;
+		page->flags |= PG_kmemcg;
+	}
+}
+
+/* memcg_kmem_cancel_charge - no pages came: the charge of memcg, the
+ * receipt's domain, if any (NULL: none), goes back to this CPU's stock
+ * or to the counters. */
+void memcg_kmem_cancel_charge(struct mem_cgroup *memcg, unsigned int order);
+
+/*
+ * memcg_kmem_uncharge_pages - a charged block (PG_kmemcg) is about to be
+ * freed: its charge goes back to this CPU's stock if that caches its
+ * domain and has room, else to the counters, with its references (the
+ * last of which may free a removed domain: page->memcg is not read after).
+ */
+void memcg_kmem_uncharge_pages(struct page *page, unsigned int order);
 
 /*
  * The slab allocator's hooks, defined in mm/memcg/memcg_slab.c: each

@@ -5,8 +5,10 @@
  * allocation does when no block is free.
  *
  * alloc_pages() is also where kernel-memory accounting starts, and
- * free_accounted_pages() where it ends: a page a domain pays for is
- * handed to mm/memcg/charged_pages.c; the call tree from there to the
+ * free_accounted_pages() where it ends. A block a domain pays for is
+ * charged, allocated, then committed to its domain
+ * (alloc_pages_charged); freed, it is uncharged, then freed. The hooks
+ * are memcg's (mm/memcg_hooks.h); the call tree from here to the
  * counters is drawn once, in mm/memcg/memcg_charge.c.
  */
 #include "mm/page_alloc_internal.h"
@@ -87,6 +89,31 @@ alloc_pages_uncharged(gfp_t gfp, unsigned int order)
 	return page;
 }
 
+/*
+ * alloc_pages_charged - an allocation memcg pays for (memcg_kmem_payer,
+ * as alloc_pages read it): charge, allocate, commit. The charge comes
+ * first so that a domain at its limit never takes a page it cannot pay
+ * for; its receipt names the domain charged, which the pages record.
+ */
+static __noinline struct page *
+alloc_pages_charged(gfp_t gfp, unsigned int order, struct mem_cgroup *memcg)
+{
+	struct kmem_charge charge;
+	struct page *page;
+
+	charge = memcg_kmem_charge_pages(gfp, order, memcg);
+	if (charge.from == KMEM_CHARGE_REFUSED)
+		return NULL;  /* the domain is at its limit */
+	page = __alloc_pages(gfp, order);
+	trace_mm_page_alloc_charged(page, charge.memcg, order, gfp);
+	if (unlikely(!page)) {
+		memcg_kmem_cancel_charge(charge.memcg, order);
+		return NULL;
+	}
+	memcg_kmem_commit_charge(page, charge.memcg);
+	return page;
+}
+
 struct page *alloc_pages(gfp_t gfp, unsigned int order)
 {
 	if (unlikely(order > MAX_ORDER))
@@ -97,11 +124,8 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 	if (memcg_kmem_enabled() && (gfp & __GFP_KMEMCG)) {
 		struct mem_cgroup *memcg = memcg_kmem_payer(current, gfp);
 
-		if (memcg == root_mem_cgroup)
-			return alloc_pages_uncharged(gfp, order);
-		if (order == 0)
-			return alloc_page_charged(gfp, memcg);
-		return alloc_pages_charged(gfp, order, memcg);
+		if (memcg != root_mem_cgroup)
+			return alloc_pages_charged(gfp, order, memcg);
 	}
 	return alloc_pages_uncharged(gfp, order);
 }
@@ -111,17 +135,12 @@ void free_accounted_pages(struct page *page, unsigned int order)
 	if (!page)
 		return;
 	free_page_is_descriptor("free_accounted_pages", page, order);
+	/* A charged block: uncharge, then free. */
 	if (page->flags & PG_kmemcg) {
-		/* A charged block: checked here, once, for
-		 * free_charged_page(s). */
-		if (free_page_flags_bad(page, order, PG_head | PG_kmemcg))
-			bad_free("free_accounted_pages", page, order);
-		if (order == 0)
-			free_charged_page(page);
-		else
-			free_charged_pages(page, order);
-		return;
+		free_charged_check(page, order);
+		memcg_kmem_uncharge_pages(page, order);
+	} else {
+		free_page_flags_check("free_accounted_pages", page, order);
 	}
-	free_page_flags_check("free_accounted_pages", page, order);
 	__free_pages(page, order);
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * mm/page_alloc_internal.h - what the files of the page allocator share
- * (mm/buddy.c, mm/page_alloc.c, mm/memcg/charged_pages.c, mm/free_check.c):
+ * (mm/buddy.c, mm/page_alloc.c, mm/free_check.c):
  * the hot inlines of an allocation and a free, and the out-of-line calls
  * they make. Not for the rest of the kernel: mm/buddy.h is the interface.
  */
@@ -30,7 +30,6 @@ struct page *alloc_pages_slowpath(gfp_t gfp, unsigned int order);
 /* alloc_pages_uncharged - an allocation nobody pays for. */
 __noinline struct page *
 alloc_pages_uncharged(gfp_t gfp, unsigned int order);
-/* mm/memcg/charged_pages.c: declared in mm/memcg_hooks.h */
 /* mm/free_check.c */
 _Noreturn void bad_free(const char *who, struct page *page,
 			unsigned int order);
@@ -138,59 +137,36 @@ static inline void free_page_flags_check(const char *who, struct page *page,
 		debug_check_free_block(who, page, order);
 }
 
-/* free_charged_check - the checks of a charged free that
- * free_accounted_pages left (it checked the flags): a domain to give the
- * charge back to; then the debug checks. */
+/* free_charged_check - panic unless the block is a charged one to free,
+ * with a domain to give the charge back to; then the debug checks. */
 static inline void free_charged_check(struct page *page, unsigned int order)
 {
-	if (unlikely(!page->memcg))
+	if (free_page_flags_bad(page, order, PG_head | PG_kmemcg) ||
+	    unlikely(!page->memcg))
 		bad_free("free_accounted_pages", page, order);
 	if (debug_check_on_free())
 		debug_check_free_block("free_accounted_pages", page, order);
 }
 
-/* free_poison - fill a block's memory with the free pattern, if page
- * poisoning is on (poison_pages, out of line). */
-static inline void free_poison(struct page *page, unsigned int order)
-{
-	if (unlikely(page_poisoning))
-		poison_pages(page, order);
-}
-
-/* free_reset - clear a block's first page to a free page's state. */
-static inline void free_reset(struct page *page)
+/*
+ * __free_pages - free a checked block: its first page back to a free
+ * page's state (no flags, no order, no domain: where a charged block
+ * loses PG_kmemcg and page->memcg), its memory filled with the free
+ * pattern if page poisoning is on (poison_pages, out of line), then the
+ * block to this CPU's list if order 0, else to the free lists
+ * (free_to_buddy, out of line).
+ */
+static inline void __free_pages(struct page *page, unsigned int order)
 {
 	page->flags = 0;
 	page->order = 0;
 	page->memcg = NULL;
-}
-
-/* free_prepare - reset a block's first page to a free page's state
- * (free_reset: where a freed block loses PG_kmemcg and page->memcg), and
- * poison its memory if asked (free_poison). */
-static inline void free_prepare(struct page *page, unsigned int order)
-{
-	free_reset(page);
-	free_poison(page, order);
-}
-
-/* __free_pages_prepared - free a block already reset (free_prepare): to
- * this CPU's list if order 0, else to the free lists (free_to_buddy, out
- * of line). */
-static inline void __free_pages_prepared(struct page *page,
-					 unsigned int order)
-{
+	if (unlikely(page_poisoning))
+		poison_pages(page, order);
 	if (order == 0)
 		pcp_free_page(page);
 	else
 		free_to_buddy(page, order);
-}
-
-/* __free_pages - free a checked block. */
-static inline void __free_pages(struct page *page, unsigned int order)
-{
-	free_prepare(page, order);
-	__free_pages_prepared(page, order);
 }
 
 #endif

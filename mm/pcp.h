@@ -38,7 +38,7 @@ void pcp_init(void);
 struct page *pcp_refill_and_take(struct per_cpu_pages *pcp);
 void pcp_free_foreign(struct page *page);
 void pcp_drain_batch(struct per_cpu_pages *pcp);
-/* pcp_free_page_slow - the rest of __pcp_free_page: a page of another
+/* pcp_free_page_slow - the rest of pcp_free_page: a page of another
  * node to its own node's free lists, or the page on a full list and a
  * batch drained. Interrupts off. */
 void pcp_free_page_slow(struct page *page);
@@ -54,72 +54,44 @@ static inline struct page *pcp_take_first(struct per_cpu_pages *pcp)
 	return page;
 }
 
-/* __pcp_try_alloc_page - the hottest page of this CPU's list, or NULL if
- * the list is empty (not refilled: __pcp_alloc_page does that).
- * Interrupts off. */
-static inline struct page *__pcp_try_alloc_page(void)
-{
-	struct per_cpu_pages *pcp = &pcp_lists[smp_processor_id()];
-
-	if (unlikely(list_empty(&pcp->list)))
-		return NULL;
-	return pcp_take_first(pcp);
-}
-
-/* __pcp_alloc_page - pcp_alloc_page, with interrupts already off: for a
- * caller whose interrupts-off section does more. */
-static inline struct page *__pcp_alloc_page(void)
-{
-	struct page *page = __pcp_try_alloc_page();
-
-	if (unlikely(!page))
-		return pcp_refill_and_take(&pcp_lists[smp_processor_id()]);
-	return page;
-}
-
 /* pcp_alloc_page - a free page from this CPU's list, refilling the list
  * from the buddy allocator if it is empty; NULL if both are empty. The
  * page's flags are left to the caller. Any context. Inline, the common
  * case a few instructions: what is rare is out of line above. */
 static inline struct page *pcp_alloc_page(void)
 {
-	unsigned long flags = local_irq_save();
-	struct page *page = __pcp_alloc_page();
+	struct per_cpu_pages *pcp;
+	struct page *page;
+	unsigned long flags;
 
+	flags = local_irq_save();
+	pcp = &pcp_lists[smp_processor_id()];
+	if (likely(!list_empty(&pcp->list)))
+		page = pcp_take_first(pcp);
+	else
+		page = pcp_refill_and_take(pcp);
 	local_irq_restore(flags);
 	return page;
 }
 
-/* __pcp_try_free_page - put a free page on this CPU's list and return
- * true, unless it is of another node or the list is full: then false,
- * and nothing is done (__pcp_free_page does the rest). Interrupts off. */
-static inline bool __pcp_try_free_page(struct page *page)
-{
-	struct per_cpu_pages *pcp = &pcp_lists[smp_processor_id()];
-
-	if (unlikely(page->node != numa_node_id() ||
-		     pcp->count + 1 >= pcp->high))
-		return false;
-	page->flags = PG_pcp;
-	list_add(&page->lru, &pcp->list);
-	pcp->count++;
-	return true;
-}
-
-/* __pcp_free_page - pcp_free_page, with interrupts already off. */
-static inline void __pcp_free_page(struct page *page)
-{
-	if (unlikely(!__pcp_try_free_page(page)))
-		pcp_free_page_slow(page);
-}
-
 /* pcp_free_page - put a free page (flags already cleared) on this CPU's
- * list; drains a batch to the buddy allocator when the list is full. */
+ * list. A page of another node goes to its own node's free lists, and a
+ * full list drains a batch to the buddy allocator (pcp_free_page_slow). */
 static inline void pcp_free_page(struct page *page)
 {
-	unsigned long flags = local_irq_save();
+	struct per_cpu_pages *pcp;
+	unsigned long flags;
 
-	__pcp_free_page(page);
+	flags = local_irq_save();
+	pcp = &pcp_lists[smp_processor_id()];
+	if (likely(page->node == numa_node_id() &&
+		   pcp->count + 1 < pcp->high)) {
+		page->flags = PG_pcp;
+		list_add(&page->lru, &pcp->list);
+		pcp->count++;
+	} else {
+		pcp_free_page_slow(page);
+	}
 	local_irq_restore(flags);
 }
 

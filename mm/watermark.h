@@ -31,16 +31,9 @@ bool __zone_watermark_ok(gfp_t gfp, unsigned int order);
  * Always, while the buddy free lists alone hold twice the reserve (one
  * load: the common case); near the reserve, only those allowed to use it.
  */
-/* zone_watermark_plenty - far above the reserve: any allocation may go
- * on, with no question asked (zone_watermark_ok's common case). */
-static inline bool zone_watermark_plenty(void)
-{
-	return likely(READ_ONCE(zone_normal.free_pages) > 2 * min_free_pages);
-}
-
 static inline bool zone_watermark_ok(gfp_t gfp, unsigned int order)
 {
-	if (zone_watermark_plenty())
+	if (likely(READ_ONCE(zone_normal.free_pages) > 2 * min_free_pages))
 		return true;
 	return __zone_watermark_ok(gfp, order);
 }

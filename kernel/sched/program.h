@@ -46,13 +46,15 @@ _Noreturn void task_exit(void);
 static inline void kernel_enter(struct task *self)
 {
 	self->in_kernel++;
-	__asm__ volatile("" ::: "memory");
+	/* A compiler barrier: the count is in memory before the service
+	 * starts, where this CPU's timer interrupt reads it. */
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 }
 
 /* kernel_leave - the service is done; a task killed meanwhile exits. */
 static inline void kernel_leave(struct task *self)
 {
-	__asm__ volatile("" ::: "memory");
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);  /* the service's work first */
 	self->in_kernel--;
 	if (self->in_kernel == 0 && READ_ONCE(self->killed))
 		task_exit();

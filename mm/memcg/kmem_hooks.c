@@ -1,20 +1,22 @@
 // SPDX-License-Identifier: MIT
 /*
- * mm/memcg/kmem_hooks.c - the out-of-line parts of the page allocator's
- * kernel-memory hooks (Linux 2012: __memcg_kmem_newpage_charge,
- * __memcg_kmem_commit_charge), and the static key that turns them on.
- * The inline parts: mm/memcg/kmem_hooks.h; the whole call tree:
- * mm/memcg/memcg_charge.c.
+ * mm/memcg/kmem_hooks.c - the page allocator's kernel-memory hooks (Linux
+ * 2012: __memcg_kmem_newpage_charge, __memcg_kmem_commit_charge,
+ * __memcg_kmem_uncharge_pages), and the static key that turns them on.
+ * alloc_pages (mm/page_alloc.c) calls the charge, allocates, then
+ * commits; free_accounted_pages calls the uncharge, then frees. The
+ * whole call tree: mm/memcg/memcg_charge.c.
  *
  * The common case - a domain whose kernel charge this CPU's stock holds -
- * never gets here (__memcg_kmem_charge_local). What comes here is the
- * rest: who pays, with references, and a charge of the counters.
+ * is one short interrupts-off section in the stock's code
+ * (stock_take_kmem, stock_return_kmem). The rest - who pays, read again
+ * with references, and a charge of the counters - is
+ * charge_pages_counters below.
  */
 #include "mm/memcg/kmem_hooks.h"
 
-#include <errno.h>
-
 #include "kernel/task/task.h"
+#include "mm/memcg/memcg_trace.h"
 #include "mm/memcg/memcontrol.h"
 #include "mm/memcg/stock.h"
 
@@ -42,38 +44,89 @@ struct mem_cgroup *memcg_kmem_get_payer(gfp_t gfp, unsigned int nr_refs)
 	return memcg;
 }
 
-struct kmem_charge memcg_kmem_charge_later(struct kmem_charge charge, gfp_t gfp,
-				     unsigned int order)
+/*
+ * charge_pages_counters - the charge this CPU's stock could not serve.
+ * memcg has only been compared so far; it is read only once it is known
+ * to be alive: it is if it is still the task's payer, with interrupts off
+ * (a task moves to another domain only after every CPU has left such a
+ * section). Then the references the pages will hold are taken, and keep
+ * it alive from here on. Without a stock for kernel charge the counters
+ * are charged exactly, in the same section (they are lock-free); else,
+ * interrupts on, through memcg_charge_kmem_counters: a batch for the
+ * stock, draining, reclaim.
+ */
+static __noinline struct kmem_charge
+charge_pages_counters(struct mem_cgroup *memcg, unsigned int order, gfp_t gfp)
 {
+	unsigned int nr_pages = 1u << order;
+	int64_t bytes = (int64_t)PAGE_SIZE << order;
+	unsigned long flags;
+	bool charged;
+
+	flags = local_irq_save();
+	trace_memcg_kmem_stock_miss(gfp, (int)order, memcg);
+#ifdef TALLY_HOST
+	if (!memcg) {
+		local_irq_restore(flags);
+		return (struct kmem_charge){NULL, KMEM_CHARGE_NOBODY};
+	}
+#endif
+	if (memcg_kmem_payer(current, gfp) != memcg ||
+	    !memcg_kmem_is_accounted(memcg)) {
+		local_irq_restore(flags);
+		return (struct kmem_charge){NULL, KMEM_CHARGE_NOBODY};
+	}
+	mem_cgroup_get_many(memcg, nr_pages);
+	charged = !memcg_stock_takes_kmem(nr_pages) &&
+		  !__res_counter_try_charge_two(&memcg->res, &memcg->kmem,
+						bytes);
+	local_irq_restore(flags);
+	if (charged) {
+		trace_res_counter_charge_two(&memcg->res, &memcg->kmem, bytes);
+		return (struct kmem_charge){memcg, KMEM_CHARGE_COUNTERS};
+	}
 	/* Refused: the references are dropped already. */
-	if (memcg_charge_kmem_counters(charge.memcg, gfp, 1u << order))
+	if (memcg_charge_kmem_counters(memcg, gfp, nr_pages))
 		return (struct kmem_charge){NULL, KMEM_CHARGE_REFUSED};
-	return (struct kmem_charge){charge.memcg, KMEM_CHARGE_COUNTERS};
+	return (struct kmem_charge){memcg, KMEM_CHARGE_COUNTERS};
 }
 
-void memcg_kmem_cancel_charge(struct kmem_charge charge, unsigned int order)
+struct kmem_charge memcg_kmem_charge_pages(gfp_t gfp, unsigned int order,
+					   struct mem_cgroup *memcg)
 {
-	if (charge.memcg)
-		memcg_uncharge_kmem(charge.memcg, 1u << order);
+	/* The stock holds references on its domain: a hit needs no other
+	 * test. */
+	if (likely(stock_take_kmem(memcg, 1u << order))) {
+		trace_memcg_kmem_stock_hit(gfp, (int)order, memcg);
+		return (struct kmem_charge){memcg, KMEM_CHARGE_STOCK};
+	}
+	return charge_pages_counters(memcg, order, gfp);
+}
+
+void memcg_kmem_cancel_charge(struct mem_cgroup *memcg, unsigned int order)
+{
+	if (memcg)
+		memcg_uncharge_kmem(memcg, 1u << order);
+}
+
+void memcg_kmem_uncharge_pages(struct page *page, unsigned int order)
+{
+	struct mem_cgroup *memcg = page->memcg;
+
+	trace_memcg_kmem_uncharge(page, memcg, (int)order);
+	if (stock_return_kmem(memcg, 1u << order))
+		return;
+	memcg_uncharge_kmem_counters(memcg, 1u << order);
 }
 
 bool memcg_kmem_new_page(gfp_t gfp, struct mem_cgroup **handle, int order)
 {
 	struct mem_cgroup *memcg = memcg_kmem_payer(current, gfp);
 	struct kmem_charge charge = {NULL, KMEM_CHARGE_NOBODY};
-	unsigned long flags;
 
-	/* memcg is only compared here: __memcg_kmem_charge_local makes sure
-	 * it is still the payer before it dereferences it. */
-	if (memcg != root_mem_cgroup) {
-		flags = local_irq_save();
-		charge = __memcg_kmem_charge_local(memcg, (unsigned int)order,
-						   gfp);
-		local_irq_restore(flags);
-		if (charge.from == KMEM_CHARGE_LATER)
-			charge = memcg_kmem_charge_later(charge, gfp,
-						   (unsigned int)order);
-	}
+	if (memcg != root_mem_cgroup)
+		charge = memcg_kmem_charge_pages(gfp, (unsigned int)order,
+						 memcg);
 	*handle = charge.memcg;
 	return charge.from != KMEM_CHARGE_REFUSED;
 }
@@ -81,21 +134,11 @@ bool memcg_kmem_new_page(gfp_t gfp, struct mem_cgroup **handle, int order)
 void memcg_kmem_commit_page(struct page *page, struct mem_cgroup *handle,
 			    int order)
 {
-	struct kmem_charge charge = {handle, KMEM_CHARGE_COUNTERS};
-
 	if (!handle)
 		return;
 	trace_memcg_kmem_commit(page, handle, order);
 	if (page)
-		memcg_kmem_commit_charge(page, charge);
+		memcg_kmem_commit_charge(page, handle);
 	else
-		memcg_kmem_cancel_charge(charge, (unsigned int)order);
-}
-
-void memcg_kmem_uncharge_page(struct mem_cgroup *memcg,
-			      unsigned long nr_pages, struct page *page,
-			      enum stock_return why)
-{
-	trace_memcg_kmem_uncharge_slow(memcg, nr_pages, page, (int)why);
-	memcg_uncharge_kmem_counters(memcg, (unsigned int)nr_pages);
+		memcg_kmem_cancel_charge(handle, (unsigned int)order);
 }

@@ -11,33 +11,29 @@
  * alloc_pages()                                          mm/page_alloc.c
  *   nobody pays (key off, root...): alloc_pages_uncharged() mm/page_alloc.c
  *   who pays: memcg_kmem_payer()                         mm/memcg_hooks.h
- *   one page: alloc_page_charged()               mm/memcg/charged_pages.c
- *     irqs off: __memcg_kmem_charge_local()        mm/memcg/kmem_hooks.h
- *       the stock hit: __stock_take()                   mm/memcg/stock.h
- *       no stock: __res_counter_try_charge_two()  mm/memcg/res_counter.h
- *     a page from this CPU's list: __pcp_try_alloc_page()      mm/pcp.h
- *     irqs on; the page takes the receipt:       mm/memcg/kmem_hooks.h
- *       memcg_kmem_commit_charge()                 mm/memcg/kmem_hooks.h
- *   more pages: alloc_pages_charged()            mm/memcg/charged_pages.c
- *     (the same, with the pages from the buddy allocator)
- *   the rest of both: alloc_pages_with_charge()  mm/memcg/charged_pages.c
- *     charged later: memcg_kmem_charge_later()           mm/memcg/kmem_hooks.c
- *       memcg_charge_kmem_counters(), charge_kmem()                 here
- *         a batch, else exactly: charge_res_kmem()                  here
- *           each counter: res_counter_charge()  mm/memcg/res_counter.c
- *         the surplus to this CPU's stock: refill_stock() mm/memcg/stock.c
- *         refused: drain_all_stock()                    mm/memcg/stock.c
- *         and user_memory_reclaim()               mm/memcg/user_memory.c
- *     no page: memcg_kmem_cancel_charge()          mm/memcg/kmem_hooks.c
+ *   charge, allocate, commit: alloc_pages_charged()      mm/page_alloc.c
+ *     1. charge: memcg_kmem_charge_pages()          mm/memcg/kmem_hooks.c
+ *        irqs off, the stock: stock_take_kmem()         mm/memcg/stock.h
+ *        a miss: charge_pages_counters()            mm/memcg/kmem_hooks.c
+ *          irqs off, the exact charge without a stock:  mm/memcg/res_counter.h
+ *            __res_counter_try_charge_two()       mm/memcg/res_counter.h
+ *          else memcg_charge_kmem_counters(), charge_kmem()         here
+ *            a batch, else exactly: charge_res_kmem()               here
+ *              each counter: res_counter_charge()  mm/memcg/res_counter.c
+ *            the surplus to this CPU's stock: refill_stock() mm/memcg/stock.c
+ *            refused: drain_all_stock()                 mm/memcg/stock.c
+ *            and user_memory_reclaim()            mm/memcg/user_memory.c
+ *     2. allocate: __alloc_pages()                mm/page_alloc_internal.h
+ *        irqs off, this CPU's list: pcp_alloc_page()           mm/pcp.h
+ *     3. commit: memcg_kmem_commit_charge()              mm/memcg_hooks.h
+ *        or, no page: memcg_kmem_cancel_charge()    mm/memcg/kmem_hooks.c
  *
  * free_accounted_pages()                                 mm/page_alloc.c
- *   one page: free_charged_page()                mm/memcg/charged_pages.c
- *     irqs off: __stock_return_kmem()                   mm/memcg/stock.h
- *     and __pcp_try_free_page(); irqs on                       mm/pcp.h
- *   more pages, or checks on: free_charged_pages() mm/memcg/charged_pages.c
- *   the rest, block first: free_charged_pages_rest() mm/memcg/charged_pages.c
- *   the stock took nothing: memcg_kmem_uncharge_page() mm/memcg/kmem_hooks.c
- *     memcg_uncharge_kmem_counters()                                here
+ *   1. uncharge: memcg_kmem_uncharge_pages()        mm/memcg/kmem_hooks.c
+ *      irqs off, the stock: stock_return_kmem()         mm/memcg/stock.h
+ *      the stock took nothing: memcg_uncharge_kmem_counters()       here
+ *   2. free: __free_pages()                       mm/page_alloc_internal.h
+ *      irqs off, this CPU's list: pcp_free_page()              mm/pcp.h
  * MAP END
  *
  * User pages (hog, cache) enter at mem_cgroup_try_charge, from

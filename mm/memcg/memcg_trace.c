@@ -25,7 +25,7 @@
 #include "kernel/task/task.h"
 #include "kernel/trace/trace_event.h"
 #include "mm/kmem_trace.h"
-#include "mm/memcg/kmem_hooks.h"
+#include "mm/memcg_hooks.h"
 #include "mm/memcg/memcontrol.h"
 #include "mm/memcg/res_counter.h"
 #include "mm/memcg/stock.h"
@@ -55,10 +55,10 @@ TRACE_THUNK(__trace_memcg_kmem_commit);
 TRACE_THUNK(__trace_memcg_domain_dying);
 TRACE_THUNK(__trace_memcg_domain_free);
 TRACE_THUNK(__trace_mm_page_alloc_unaccounted);
-TRACE_THUNK(__trace_memcg_kmem_stock_free);
 TRACE_THUNK(__trace_memcg_kmem_stock_miss);
-TRACE_THUNK(__trace_memcg_kmem_charged_alloc);
-TRACE_THUNK(__trace_memcg_kmem_uncharge_slow);
+TRACE_THUNK(__trace_memcg_kmem_stock_hit);
+TRACE_THUNK(__trace_mm_page_alloc_charged);
+TRACE_THUNK(__trace_memcg_kmem_uncharge);
 TRACE_THUNK(__trace_res_counter_charge_two);
 
 /* --- helpers ------------------------------------------------------------- */
@@ -338,9 +338,8 @@ void __trace_memcg_kmem_commit(struct page *page, struct mem_cgroup *memcg,
 	record_page(&trace_event_memcg_kmem_commit, page, memcg, order);
 }
 
-/* No site of its own: the free path's shared sites call it (below). */
-static void __trace_memcg_kmem_uncharge(struct page *page,
-					struct mem_cgroup *memcg, int order)
+void __trace_memcg_kmem_uncharge(struct page *page, struct mem_cgroup *memcg,
+				 int order)
 {
 	record_page(&trace_event_memcg_kmem_uncharge, page, memcg, order);
 }
@@ -361,66 +360,41 @@ void __trace_mm_page_alloc_unaccounted(struct page *page, unsigned int order,
 		__trace_mm_page_alloc(page, order, gfp);
 }
 
-void __trace_memcg_kmem_stock_free(struct page *page, struct mem_cgroup *memcg,
-				   int order)
-{
-	if (trace_event_on(memcg_kmem_uncharge))
-		__trace_memcg_kmem_uncharge(page, memcg, order);
-	if (trace_event_on(memcg_stock_refill))
-		__trace_memcg_stock_refill(memcg, 1u << order,
-					   READ_ONCE(this_cpu_stock()->nr_kmem),
-					   TRACE_REFILL_FREED);
-}
-
 void __trace_memcg_kmem_stock_miss(gfp_t gfp, int order,
-				   struct mem_cgroup *memcg,
-				   struct memcg_stock_pcp *stock)
+				   struct mem_cgroup *memcg)
 {
 	if (trace_event_on(memcg_kmem_domain))
 		__trace_memcg_kmem_domain(gfp, order, memcg);
 	if (trace_event_on(memcg_stock_consume))
-		__trace_memcg_stock_consume(memcg, 1u << order, stock,
-					    TRACE_STOCK_KMEM);
+		__trace_memcg_stock_consume(memcg, 1u << order,
+					    this_cpu_stock(), TRACE_STOCK_KMEM);
 }
 
-void __trace_memcg_kmem_charged_alloc(struct page *page,
-				      struct mem_cgroup *handle, int order,
-				      gfp_t gfp, int from)
+void __trace_memcg_kmem_stock_hit(gfp_t gfp, int order,
+				  struct mem_cgroup *memcg)
 {
 	unsigned long flags;
 
-	if (from == KMEM_CHARGE_STOCK) {
-		if (trace_event_on(memcg_kmem_domain))
-			__trace_memcg_kmem_domain(gfp, order, handle);
-		if (trace_event_on(memcg_stock_consume)) {
-			/* What this CPU's stock holds as the page is
-			 * returned: after the hit, what was left
-			 * (interrupts were on since, so an interrupt may
-			 * have changed it). */
-			flags = local_irq_save();
-			__trace_memcg_stock_consume(handle, 1u << order,
-						    this_cpu_stock(),
-						    TRACE_STOCK_HIT |
-						    TRACE_STOCK_KMEM);
-			local_irq_restore(flags);
-		}
+	if (trace_event_on(memcg_kmem_domain))
+		__trace_memcg_kmem_domain(gfp, order, memcg);
+	if (trace_event_on(memcg_stock_consume)) {
+		/* What this CPU's stock holds after the hit (interrupts
+		 * were on since, so an interrupt may have changed it). */
+		flags = local_irq_save();
+		__trace_memcg_stock_consume(memcg, 1u << order,
+					    this_cpu_stock(),
+					    TRACE_STOCK_HIT | TRACE_STOCK_KMEM);
+		local_irq_restore(flags);
 	}
-	if (handle && trace_event_on(memcg_kmem_commit))
-		__trace_memcg_kmem_commit(page, handle, order);
-	if (trace_event_on(mm_page_alloc))
-		__trace_mm_page_alloc(page, (unsigned int)order, gfp);
 }
 
-void __trace_memcg_kmem_uncharge_slow(struct mem_cgroup *memcg,
-				      unsigned long nr_pages, struct page *page,
-				      int why)
+void __trace_mm_page_alloc_charged(struct page *page, struct mem_cgroup *memcg,
+				   unsigned int order, gfp_t gfp)
 {
-	if (trace_event_on(memcg_kmem_uncharge))
-		__trace_memcg_kmem_uncharge(page, memcg,
-					    __builtin_ctzl(nr_pages));
-	if (why == STOCK_FULL && trace_event_on(memcg_stock_drain))
-		__trace_memcg_stock_drain_over(memcg, (unsigned int)nr_pages,
-					       READ_ONCE(stock_kmem_high));
+	if (memcg && trace_event_on(memcg_kmem_commit))
+		__trace_memcg_kmem_commit(page, memcg, (int)order);
+	if (trace_event_on(mm_page_alloc))
+		__trace_mm_page_alloc(page, order, gfp);
 }
 
 void __trace_res_counter_charge_two(struct res_counter *first,

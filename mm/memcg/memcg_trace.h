@@ -97,59 +97,36 @@ TRACEPOINT(memcg_kmem_commit, trace_memcg_kmem_commit,
 	   (struct page *page, struct mem_cgroup *memcg, int order),
 	   (page, memcg, order))
 
-/* memcg:memcg_kmem_uncharge - an accounted page is freed. No site of its
- * own: the free path's two shared sites record it
- * (trace_memcg_kmem_stock_free, trace_memcg_kmem_uncharge_slow below). */
-
-DECLARE_TRACEPOINT_KEY(memcg_kmem_uncharge);
-DECLARE_TRACEPOINT_KEY(mm_page_alloc);
+/* memcg:memcg_kmem_uncharge - a charged block is freed: its charge goes
+ * back (memcg_kmem_uncharge_pages). */
+TRACEPOINT(memcg_kmem_uncharge, trace_memcg_kmem_uncharge,
+	   (struct page *page, struct mem_cgroup *memcg, int order),
+	   (page, memcg, order))
 
 /*
  * The sites that several events share: on the paths that every charged
  * page takes, one NOP each rather than one per event. The recorder
  * records each event of the site that is on, in the order the path
- * meets them.
+ * meets them. The charged allocation's own site is the page allocator's
+ * (trace_mm_page_alloc_charged, mm/kmem_trace.h).
  */
 
-/* trace_memcg_kmem_charged_alloc - a charged allocation returns a page.
- * handle: the domain charged, or NULL for nobody; from: where the charge
- * came from (enum kmem_charge_from, mm/memcg/kmem_hooks.h). For a charge
- * this CPU's stock served, memcg_kmem_domain and memcg_stock_consume
- * (hit) first; then memcg_kmem_commit, mm_page_alloc. */
-TRACEPOINT_SHARED(trace_memcg_kmem_charged_alloc,
-		  (&trace_memcg_kmem_domain_key, &trace_memcg_stock_consume_key,
-		   &trace_memcg_kmem_commit_key, &trace_mm_page_alloc_key),
-		  (struct page *page, struct mem_cgroup *handle, int order,
-		   gfp_t gfp, int from),
-		  (page, handle, order, gfp, from))
+/* trace_memcg_kmem_stock_hit - memcg_kmem_charge_pages: this CPU's stock
+ * served the charge: memcg_kmem_domain, memcg_stock_consume (hit). */
+TRACEPOINT_SHARED(trace_memcg_kmem_stock_hit,
+		  (&trace_memcg_kmem_domain_key,
+		   &trace_memcg_stock_consume_key),
+		  (gfp_t gfp, int order, struct mem_cgroup *memcg),
+		  (gfp, order, memcg))
 
-/* trace_memcg_kmem_stock_free - a freed page's charge went back to this
- * CPU's stock: memcg_kmem_uncharge, memcg_stock_refill (from=freed_page). */
-TRACEPOINT_SHARED(trace_memcg_kmem_stock_free,
-		  (&trace_memcg_kmem_uncharge_key,
-		   &trace_memcg_stock_refill_key),
-		  (struct page *page, struct mem_cgroup *memcg, int order),
-		  (page, memcg, order))
-
-/* trace_memcg_kmem_stock_miss - __memcg_kmem_charge_local: this CPU's stock
- * did not hold the charge (the counters are charged next):
- * memcg_kmem_domain, memcg_stock_consume (miss). */
+/* trace_memcg_kmem_stock_miss - charge_pages_counters, interrupts off:
+ * this CPU's stock did not hold the charge (the counters are charged
+ * next): memcg_kmem_domain, memcg_stock_consume (miss). */
 TRACEPOINT_SHARED(trace_memcg_kmem_stock_miss,
 		  (&trace_memcg_kmem_domain_key,
 		   &trace_memcg_stock_consume_key),
-		  (gfp_t gfp, int order, struct mem_cgroup *memcg,
-		   struct memcg_stock_pcp *stock),
-		  (gfp, order, memcg, stock))
-
-/* trace_memcg_kmem_uncharge_slow - a freed page's charge the stock did not
- * take (why: enum stock_return, mm/memcg/stock.h): memcg_kmem_uncharge,
- * and memcg_stock_drain (over_threshold) if the stock was full. */
-TRACEPOINT_SHARED(trace_memcg_kmem_uncharge_slow,
-		  (&trace_memcg_kmem_uncharge_key,
-		   &trace_memcg_stock_drain_key),
-		  (struct mem_cgroup *memcg, unsigned long nr_pages,
-		   struct page *page, int why),
-		  (memcg, nr_pages, page, why))
+		  (gfp_t gfp, int order, struct mem_cgroup *memcg),
+		  (gfp, order, memcg))
 
 /* memcg:memcg_domain_dying - rmdir: the domain leaves the tree. */
 TRACEPOINT(memcg_domain_dying, trace_memcg_domain_dying,

@@ -19,9 +19,8 @@
  *                     draining and reclaim before a charge is given up
  *   mm/memcg/res_counter.c  the counters, charged up the tree without a lock
  *   mm/memcg/stock.c        the per-CPU charge stock
- *   mm/memcg/kmem_hooks.c   the three page-allocator hooks
- *   mm/memcg/charged_pages.c  kernel pages allocated and freed with their
- *                     charge
+ *   mm/memcg/kmem_hooks.c   the page allocator's hooks: charge, cancel,
+ *                           uncharge
  *   mm/memcg/memcg_slab.c   `caches`: each domain's child slab caches
  *   mm/memcg/obj_owner.c    `objects`: owner records and byte stocks
  *   mm/memcg/user_memory.c  user pages (rss, cache), reclaim, moving charges

@@ -119,21 +119,6 @@ void refill_stock(struct mem_cgroup *memcg, unsigned int nr_pages, bool kmem)
 	local_irq_restore(flags);
 }
 
-bool stock_return_kmem(struct mem_cgroup *memcg, unsigned int nr_pages)
-{
-	unsigned long flags = local_irq_save();
-	struct memcg_stock_pcp *stock = this_cpu_stock();
-	enum stock_return ret = __stock_return_kmem(stock, memcg, nr_pages);
-
-	if (ret == STOCK_RETURNED)
-		trace_memcg_stock_refill(memcg, nr_pages, stock->nr_kmem,
-					 TRACE_REFILL_FREED);
-	else if (ret == STOCK_FULL)
-		trace_memcg_stock_drain_over(memcg, nr_pages, stock->nr_kmem);
-	local_irq_restore(flags);
-	return ret == STOCK_RETURNED;
-}
-
 /*
  * drain_local_stock - on each CPU, by IPI: drain this CPU's stock if it
  * belongs to the subtree of arg (a domain, or NULL for any).

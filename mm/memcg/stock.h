@@ -111,21 +111,35 @@ bool consume_stock(struct mem_cgroup *memcg, unsigned int nr_pages,
 
 /* __stock_take - take nr_pages of the kind asked for from stock, if it
  * is stocked for memcg and holds enough: consume_stock with interrupts
- * already off, and no tracepoint (the page allocator's stock hit records
- * its events at one site of its own, mm/memcg/charged_pages.c). */
+ * already off, and no tracepoint. */
 static inline bool __stock_take(struct memcg_stock_pcp *stock,
 				struct mem_cgroup *memcg, unsigned int nr_pages,
 				bool kmem)
 {
 	unsigned int *pool = kmem ? &stock->nr_kmem : &stock->nr_pages;
-	unsigned int left;
 
-	/* Too few stocked is the subtraction's borrow: one test for both. */
-	if (stock->cached != memcg ||
-	    __builtin_sub_overflow(*pool, nr_pages, &left))
+	if (stock->cached != memcg || *pool < nr_pages)
 		return false;
-	*pool = left;
+	*pool -= nr_pages;
 	return true;
+}
+
+/* stock_take_kmem - the page allocator's charge (memcg_kmem_charge_pages)
+ * from this CPU's stock: nr_pages of kernel charge for memcg, in an
+ * interrupts-off section of its own. No tracepoint: the caller records
+ * the hit (trace_memcg_kmem_stock_hit) with the domain it chose. */
+static inline bool stock_take_kmem(struct mem_cgroup *memcg,
+				   unsigned int nr_pages)
+{
+	unsigned long flags;
+	bool hit;
+
+	if (!READ_ONCE(memcg_stock_enabled))
+		return false;
+	flags = local_irq_save();
+	hit = __stock_take(this_cpu_stock(), memcg, nr_pages, true);
+	local_irq_restore(flags);
+	return hit;
 }
 
 /* __consume_stock - consume_stock with interrupts already off. */
@@ -161,34 +175,38 @@ void refill_stock(struct mem_cgroup *memcg, unsigned int nr_pages, bool kmem);
  *
  * The stock keeps at most stock_kmem_high kernel pages; past that, and
  * when it caches another domain, nothing changes and false is returned:
- * the caller uncharges the counters.
+ * the caller uncharges the counters. A stock that still caches memcg has
+ * not been drained for rmdir yet (a drain forgets the domain), so memcg
+ * may be stocked here. One short interrupts-off section of its own.
  */
-bool stock_return_kmem(struct mem_cgroup *memcg, unsigned int nr_pages);
-
-/* What __stock_return_kmem did with a freed kernel page's charge. */
-enum stock_return {
-	STOCK_RETURNED,      /* it is in the stock */
-	STOCK_NOT_CACHED,    /* the stock caches another domain, or none */
-	STOCK_FULL,          /* the stock holds stock_kmem_high kernel pages */
-};
-
-/* __stock_return_kmem - stock_return_kmem with interrupts already off,
- * and no tracepoint (the callers record the outcome). A stock that still
- * caches memcg has not been drained for rmdir yet (a drain forgets the
- * domain), so memcg may be stocked here. */
-static inline enum stock_return
-__stock_return_kmem(struct memcg_stock_pcp *stock, struct mem_cgroup *memcg,
-		    unsigned int nr_pages)
+static inline bool stock_return_kmem(struct mem_cgroup *memcg,
+				     unsigned int nr_pages)
 {
-	if (stock->cached != memcg)
-		return STOCK_NOT_CACHED;
-	/* A plain read: stock_kmem_high changes only by
+	struct memcg_stock_pcp *stock;
+	bool returned = false;
+	unsigned long flags;
+
+	if (!READ_ONCE(memcg_stock_enabled))
+		return false;
+	flags = local_irq_save();
+	stock = this_cpu_stock();
+	/* stock_kmem_high is read plainly: it changes only by
 	 * memcg_stock_set_kmem, which drains every stock after, so a stale
 	 * value does no harm. */
-	if (unlikely(stock->nr_kmem + nr_pages > stock_kmem_high))
-		return STOCK_FULL;  /* the charge goes to the counters */
-	stock->nr_kmem += nr_pages;
-	return STOCK_RETURNED;
+	if (stock->cached == memcg) {
+		if (likely(stock->nr_kmem + nr_pages <= stock_kmem_high)) {
+			stock->nr_kmem += nr_pages;
+			returned = true;
+			trace_memcg_stock_refill(memcg, nr_pages,
+						 stock->nr_kmem,
+						 TRACE_REFILL_FREED);
+		} else {
+			trace_memcg_stock_drain_over(memcg, nr_pages,
+						     stock->nr_kmem);
+		}
+	}
+	local_irq_restore(flags);
+	return returned;
 }
 
 /**

@@ -127,7 +127,9 @@ static void note_unguarded(void)
 			    !strstr(f, "backtrace"))
 				where = f;
 	}
-	snprintf(host_unguarded_where, sizeof(host_unguarded_where), "%s",
+	/* A long symbol is cut to the buffer: it only names the caller. */
+	snprintf(host_unguarded_where, sizeof(host_unguarded_where), "%.*s",
+		 (int)sizeof(host_unguarded_where) - 1,
 		 where ? where : "(no symbols)");
 }
 
