@@ -2,9 +2,10 @@
 /*
  * kernel/ktest/ktest_sched.c - in-kernel tests of tasks and the scheduler:
  * fork, exit and reaping of many tasks, fork's ENOMEM and its roll-back,
- * kill of a task asleep and of one running, wait queues, sleeping, and
- * preemption (a task that never sleeps does not starve the others on its
- * CPU). Then the cost of fork + exit + reap, in TSC cycles:
+ * kill of a task asleep and of one running, reaping of a zombie nobody
+ * will wait for any more (killed, or its waiter killed), wait queues,
+ * sleeping, and preemption (a task that never sleeps does not starve the
+ * others on its CPU). Then the cost of fork + exit + reap, in TSC cycles:
  *
  *   # fork_exit median_cycles=N p99_cycles=N ops=N
  *
@@ -13,6 +14,7 @@
  * all its tasks to be reaped, so that MemFree comes back.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,6 +24,7 @@
 #include "kernel/sched/exit.h"
 #include "kernel/sched/fork.h"
 #include "kernel/ktest/ktest.h"
+#include "kernel/lib/memparse.h"
 #include "kernel/base/platform.h"
 #include "kernel/sched/program.h"
 #include "kernel/sched/sched.h"
@@ -282,6 +285,152 @@ static void ktest_sched_kill_new(struct ktest *t)
 	task_put(task);
 }
 KTEST(sched_kill_new);
+
+/* --- reaping a task nobody waits for any more ----------------------------- */
+
+static void quitter_main(struct task *self, const char *arg)
+{
+}
+
+static const struct program quitter = {"kt_quitter", quitter_main, NULL,
+				       NULL};
+
+/* passed_by_reaper - dead, its stack freed, and left in the table for a
+ * `wait` (the reaper has made its decision: not to reap it). */
+static bool passed_by_reaper(struct task *task)
+{
+	return __atomic_load_n(&task->reap_state, __ATOMIC_ACQUIRE) &
+	       REAP_STACK_FREED;
+}
+
+static bool is_reaped(struct task *task)
+{
+	return READ_ONCE(task->reaped);
+}
+
+/* in_table - is there a task with this PID (as ps would show it)? */
+static bool in_table(int pid)
+{
+	struct task *task = task_get(pid);
+
+	if (task)
+		task_put(task);
+	return task != NULL;
+}
+
+/* no_more_dying - wait (up to a few seconds) until no more domains than
+ * `baseline` are removed but pinned. */
+static bool no_more_dying(unsigned long baseline)
+{
+	for (int i = 0; i < 5000 && mem_cgroup_nr_dying() > baseline; i++)
+		msleep(1);
+	return mem_cgroup_nr_dying() <= baseline;
+}
+
+/*
+ * A task that exits by itself is left by the reaper for a `wait`; then it
+ * is killed by PID (as a killed stress worker kills its children):
+ * nobody will wait for it now. The kill reaps it - no zombie is left, and
+ * its removed domain, pinned by the zombie's struct task, is freed.
+ */
+static void ktest_sched_kill_after_reaper(struct ktest *t)
+{
+	static const char dir[] = "/cgroup/ktest_reap";
+	unsigned long dying0 = mem_cgroup_nr_dying();
+	struct mem_cgroup *memcg;
+	char why[CTL_WHY_MAX];
+	struct task *task;
+	int pid;
+
+	KTEST_EXPECT(t, ctl_mkdir(dir, why) == 0, "mkdir a domain");
+	KTEST_EXPECT(t,
+		     ctl_write("/cgroup/ktest_reap/memory.kmem.limit_in_bytes",
+			       "16M", why) == 0,
+		     "a kmem limit: its tasks are charged to it");
+	if (cgroupfs_get_domain(dir, &memcg) < 0) {
+		KTEST_EXPECT(t, false, "find the domain");
+		return;
+	}
+	pid = task_spawn(memcg, &quitter, "");
+	mem_cgroup_put(memcg);
+	task = pid > 0 ? task_get(pid) : NULL;
+	KTEST_EXPECT(t, task != NULL, "the task starts in the domain");
+	if (!task)
+		return;
+	KTEST_EXPECT(t, poll(task, passed_by_reaper, 2000),
+		     "it exits; the reaper frees its stack, keeps the zombie");
+	KTEST_EXPECT(t, is_zombie(task) && in_table(pid),
+		     "a zombie, in the table for a wait");
+	KTEST_EXPECT(t, ctl_rmdir(dir, why) == 0,
+		     "rmdir its domain (zombies only)");
+	task_kill(task);
+	KTEST_EXPECT(t, is_reaped(task),
+		     "killed once passed by the reaper, it is reaped");
+	task_put(task);
+	KTEST_EXPECT(t, !in_table(pid), "no zombie left in the table");
+	KTEST_EXPECT(t, no_more_dying(dying0),
+		     "its domain is freed, not left dying");
+	if (in_table(pid))
+		task_wait(pid);  /* left: reap it for the tests after this */
+}
+KTEST(sched_kill_after_reaper);
+
+/* kt_waiter_of: `wait PID` on the PID in its argument; the answer in
+ * waiter_of_ret. */
+static volatile int waiter_of_ret;
+
+static void waiter_of_main(struct task *self, const char *arg)
+{
+	long pid = 0;
+
+	parse_int(arg, &pid);
+	kernel_enter(self);
+	waiter_of_ret = task_wait((int)pid);
+	kernel_leave(self);
+}
+
+static const struct program waiter_of = {"kt_waiter_of", waiter_of_main,
+					 NULL, NULL};
+
+/*
+ * A task waits for another, and is killed while it waits: it will never
+ * wait again, and nobody else was going to. The other, when it exits,
+ * is reaped by the reaper: no zombie is left.
+ */
+static void ktest_sched_waiter_killed(struct ktest *t)
+{
+	struct task *task, *waiter;
+	char arg[16];
+	int pid, waiter_pid;
+
+	pid = start(t, &sleeper, "");
+	task = pid > 0 ? task_get(pid) : NULL;
+	if (!task)
+		return;
+	snprintf(arg, sizeof(arg), "%d", pid);
+	waiter_of_ret = 0;
+	waiter_pid = start(t, &waiter_of, arg);
+	waiter = waiter_pid > 0 ? task_get(waiter_pid) : NULL;
+	KTEST_EXPECT(t, waiter && poll(waiter, is_sleeping, 2000),
+		     "the waiter sleeps in wait");
+	if (waiter) {
+		task_kill_user(waiter);
+		KTEST_EXPECT(t, task_wait(waiter_pid) == 0,
+			     "the waiter is killed, and reaped");
+		KTEST_EXPECT(t, waiter_of_ret == -EINTR,
+			     "its wait gave up: EINTR");
+		task_put(waiter);
+	}
+	/* `kill`: reaped as if it had exited by itself. */
+	task_kill_user(task);
+	KTEST_EXPECT(t, poll(task, is_reaped, 2000),
+		     "it exits, and the reaper reaps it");
+	task_put(task);
+	KTEST_EXPECT(t, !in_table(pid), "no zombie left in the table");
+	if (in_table(pid))
+		task_wait(pid);  /* left: reap it for the tests after this */
+}
+KTEST(sched_waiter_killed);
 
 /* --- wait queues and sleep ------------------------------------------------ */
 

@@ -11,6 +11,8 @@
  *                        wakes `wait`ers; reaps it if nobody will wait,
  *                        and tells its starter (task->on_reap) if asked
  *   task_wait()          `wait PID`: waits for all that, then reaps
+ *   task_set_unwaited()  nobody will wait for it (any time, even after
+ *                        the reaper has passed it: then it reaps it)
  */
 #include "kernel/sched/exit.h"
 
@@ -85,10 +87,17 @@ static void reaper_main(struct task *self, const char *arg)
 		spin_unlock_irqrestore(&dead_lock, flags);
 
 		list_for_each_entry_safe(task, next, &dead, dead_node) {
+			unsigned int before;
+
 			list_del_init(&task->dead_node);
 			free_stack(task);
 			self->work++;
-			if (READ_ONCE(task->autoreap)) {
+			/* After free_stack: whoever reaps it, seeing this
+			 * bit, must find the stack gone (task_put checks). */
+			before = __atomic_fetch_or(&task->reap_state,
+						   REAP_STACK_FREED,
+						   __ATOMIC_ACQ_REL);
+			if (before & REAP_UNWAITED) {
 				task_release(task);
 				/* Tell whoever started it (the shell's job
 				 * table): it is gone, and how it ended. */
@@ -124,14 +133,30 @@ int task_wait(int pid)
 		task_put(task);
 		return -EPERM;
 	}
-	/* (A task that waits, and is killed meanwhile, gives up.) */
+	/* A task that waits, and is killed meanwhile, gives up - and will
+	 * never come back for this one: the reaper reaps it instead (as
+	 * Linux's init reaps the children of a parent that has died). */
 	if (!wait_event_killable(&task_exit_wq,
 				 READ_ONCE(task->state) == TASK_ZOMBIE &&
 					 !READ_ONCE(task->stack))) {
+		task_set_unwaited(task);
 		task_put(task);
 		return -EINTR;
 	}
 	task_release(task);
 	task_put(task);
 	return 0;
+}
+
+void task_set_unwaited(struct task *task)
+{
+	unsigned int before = __atomic_fetch_or(&task->reap_state,
+						REAP_UNWAITED,
+						__ATOMIC_ACQ_REL);
+
+	/* The reaper has already freed its stack and left it, a zombie, for
+	 * a `wait` that will not come now: reap it here. (Not a job: a job
+	 * is unwaited from its start, so it has no on_reap to call.) */
+	if (before == REAP_STACK_FREED)
+		task_release(task);
 }

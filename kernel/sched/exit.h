@@ -12,6 +12,12 @@
  * the shell's jobs (which the reaper reaps for the shell and reports to it,
  * as SIGCHLD tells a Unix shell), and tasks killed by cgroup.kill or the
  * OOM killer, are reaped by the reaper at once.
+ *
+ * That nobody will wait may be learnt after the reaper has passed a task:
+ * a task killed (task_kill) by PID once it has exited, or one whose
+ * waiter is killed while waiting. Its death and the news come in either
+ * order, so each sets its bit in task->reap_state with one atomic OR, and
+ * whichever comes second reaps: the reaper, or task_set_unwaited().
  */
 #ifndef KERNEL_EXIT_H
 #define KERNEL_EXIT_H
@@ -32,8 +38,17 @@ void reaper_start(void);
  * task_wait - wait until the task with this PID has exited and its stack
  * is freed, and reap it. Returns 0, -ESRCH if there is no such task (or
  * it has been reaped), -EPERM for a system task (they never exit),
- * -EINTR if the waiting task is killed first.
+ * -EINTR if the waiting task is killed first (task is then unwaited: the
+ * reaper reaps it).
  */
 int task_wait(int pid);
+
+/*
+ * task_set_unwaited - nobody will `wait` for task: reap it as soon as it
+ * is dead and its stack freed. Any time, from any task holding a
+ * reference (or memcg_tree_lock with task still in its domain); if the
+ * reaper has passed it already, it is reaped here, at once. Never sleeps.
+ */
+void task_set_unwaited(struct task *task);
 
 #endif

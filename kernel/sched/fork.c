@@ -261,7 +261,7 @@ int task_fork(struct task *parent)
 		cgroup_cancel_fork(charge);
 		return ret;
 	}
-	child->autoreap = true;  /* nobody waits for a forked child */
+	child->reap_state = REAP_UNWAITED;  /* nobody waits for a child */
 	child->oom_score_adj = parent->oom_score_adj;
 	mem_cgroup_fork_task(parent, child);  /* 5. never fails */
 	cgroup_post_fork(child);
@@ -291,7 +291,7 @@ static int spawn(struct mem_cgroup *memcg, const struct program *prog,
 		return ret;
 	}
 	if (on_reap) {
-		task->autoreap = true;
+		task->reap_state = REAP_UNWAITED;
 		task->on_reap = on_reap;
 		task->on_reap_data = data;
 	}
@@ -326,7 +326,7 @@ int task_spawn_system(const struct program *prog, const char *arg)
 	ret = task_create(prog, arg, TASK_SYSTEM, NULL, &task);
 	if (ret < 0)
 		return ret;
-	task->autoreap = true;
+	task->reap_state = REAP_UNWAITED;
 	mem_cgroup_attach_task(root_mem_cgroup, task);
 	return start(task);
 }

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "kernel/sched/exit.h"
 #include "kernel/sched/fork.h"
 #include "kernel/sched/sched.h"
 #include "kernel/base/spinlock.h"
@@ -195,12 +196,15 @@ void task_snapshot_put(struct task **tasks, size_t nr)
  * kernel service it is in returns (kernel/sched/program.h), or when its sleep
  * ends. Never sleeps; any CPU.
  */
-static void __task_kill(struct task *task, bool autoreap)
+static void __task_kill(struct task *task, bool unwaited)
 {
 	if (task->flags & TASK_SYSTEM)
 		return;
-	if (autoreap)
-		WRITE_ONCE(task->autoreap, true);
+	/* Found by PID, it may have exited already and be a zombie left for
+	 * a `wait`: then it is reaped here. (Never so for the callers under
+	 * memcg_tree_lock: a task still in its domain has not exited.) */
+	if (unwaited)
+		task_set_unwaited(task);
 	if (__atomic_exchange_n(&task->killed, true, __ATOMIC_SEQ_CST))
 		return;  /* killed already */
 	wake_up_task(task);

@@ -11,8 +11,9 @@
  *   TASK_SLEEPING  on a wait queue (or in msleep) until woken - or killed
  *   TASK_ZOMBIE    exited; its stack is freed by the reaper once the task
  *                  has switched away for the last time, and the task
- *                  itself when it is reaped (by `wait`, or at once by the
- *                  reaper for tasks nobody will wait for)
+ *                  itself when it is reaped: by `wait`, or - for a task
+ *                  nobody will wait for - by the reaper, or by whoever
+ *                  says so after the reaper has passed it (REAP_*)
  *
  * References (task->refcnt): the PID table holds one until the task is
  * reaped, the task holds one on itself until the reaper has freed its
@@ -31,6 +32,16 @@
 /* task->flags */
 #define TASK_SYSTEM (1u << 0)  /* shell, idle, workers: never charged */
 #define TASK_IDLE   (1u << 1)  /* a CPU's idle task: on no run queue */
+
+/*
+ * task->reap_state: who reaps a task that has exited (kernel/sched/exit.c).
+ * Each bit is set once, by an atomic OR that returns the bits before:
+ * whichever of the two is set second sees the first, and reaps - so the
+ * task is reaped exactly once, in whatever order its death and the end
+ * of its waiters come.
+ */
+#define REAP_UNWAITED    (1u << 0)  /* nobody will `wait` for it */
+#define REAP_STACK_FREED (1u << 1)  /* dead; the reaper freed its stack */
 
 enum task_state {
 	TASK_NEW,
@@ -83,11 +94,11 @@ struct task {
 	volatile int state;           /* enum task_state */
 	volatile bool killed;         /* task_kill(): exit at the next chance */
 	volatile bool exiting;        /* in task_exit(), or past it */
-	bool autoreap;                /* nobody waits: the reaper reaps it */
+	unsigned char reap_state;     /* REAP_* bits, atomic */
 	bool reaped;                  /* out of the PID table */
 	int in_kernel;                /* > 0: in a kernel service (a kill
 				       * waits until it returns) */
-	/* Called by the reaper once it has reaped an autoreap task, if set
+	/* Called by the reaper once it has reaped an unwaited task, if set
 	 * (a job's end, for the shell: kernel/sched/fork.h task_spawn_job). */
 	void (*on_reap)(void *data, int pid, bool killed);
 	void *on_reap_data;
