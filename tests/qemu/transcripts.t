@@ -179,6 +179,10 @@ for my $b (@blocks) {
 			my ($s) = grep { loose(norm($real[$_])) eq loose($first) } 0 .. $#real;
 			my $e = $#real;
 			$e-- while $e > $s && $real[$e] !~ /^tally:\S*#/;
+			# That last prompt, bare, only says the last command
+			# is done: kept if the block ended with one.
+			$e-- if $e > $s && $real[$e] =~ /^tally:\S*#\s*$/ &&
+				unmarked($b->{lines}[-1]) !~ /^tally:\S*#\s*$/;
 			@new = map { '    ' . ($_ =~ s/\s+$//r) } @real[$s .. $e];
 		} else {
 			for my $i (0 .. $#{$b->{lines}}) {
