@@ -166,6 +166,24 @@ static void limited_forker_main(struct task *self, const char *arg)
 static const struct program limited_forker = {"kt_limited",
 					      limited_forker_main, NULL, NULL};
 
+/* limited_domain - mkdir dir with a kmem limit, so that its tasks are
+ * charged to it; the domain, with a reference, or NULL. */
+static struct mem_cgroup *limited_domain(struct ktest *t, const char *dir,
+					 const char *limit)
+{
+	char path[CTL_PATH_MAX], why[CTL_WHY_MAX];
+	struct mem_cgroup *memcg;
+
+	KTEST_EXPECT(t, ctl_mkdir(dir, why) == 0, "mkdir a domain");
+	snprintf(path, sizeof(path), "%s/memory.kmem.limit_in_bytes", dir);
+	KTEST_EXPECT(t, ctl_write(path, limit, why) == 0, "set a kmem limit");
+	if (cgroupfs_get_domain(dir, &memcg) < 0) {
+		KTEST_EXPECT(t, false, "find the domain");
+		return NULL;
+	}
+	return memcg;
+}
+
 static void ktest_sched_fork_enomem(struct ktest *t)
 {
 	static const char dir[] = "/cgroup/ktest_fork";
@@ -175,15 +193,9 @@ static void ktest_sched_fork_enomem(struct ktest *t)
 	struct task *task;
 	int pid;
 
-	KTEST_EXPECT(t, ctl_mkdir(dir, why) == 0, "mkdir a domain");
-	KTEST_EXPECT(t,
-		     ctl_write("/cgroup/ktest_fork/memory.kmem.limit_in_bytes",
-			       "256K", why) == 0,
-		     "set a 256 KiB kmem limit");
-	if (cgroupfs_get_domain(dir, &memcg) < 0) {
-		KTEST_EXPECT(t, false, "find the domain");
+	memcg = limited_domain(t, dir, "256K");
+	if (!memcg)
 		return;
-	}
 	fork_enomem_seen = 0;
 	pid = start_parent(memcg, &limited_forker);
 	KTEST_EXPECT(t, pid > 0, "the forker starts in the domain");
@@ -342,15 +354,9 @@ static void ktest_sched_kill_after_reaper(struct ktest *t)
 	struct task *task;
 	int pid;
 
-	KTEST_EXPECT(t, ctl_mkdir(dir, why) == 0, "mkdir a domain");
-	KTEST_EXPECT(t,
-		     ctl_write("/cgroup/ktest_reap/memory.kmem.limit_in_bytes",
-			       "16M", why) == 0,
-		     "a kmem limit: its tasks are charged to it");
-	if (cgroupfs_get_domain(dir, &memcg) < 0) {
-		KTEST_EXPECT(t, false, "find the domain");
+	memcg = limited_domain(t, dir, "16M");
+	if (!memcg)
 		return;
-	}
 	pid = task_spawn(memcg, &quitter, "");
 	mem_cgroup_put(memcg);
 	task = pid > 0 ? task_get(pid) : NULL;
