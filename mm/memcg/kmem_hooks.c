@@ -9,7 +9,7 @@
  *
  * The common case - a domain whose kernel charge this CPU's stock holds -
  * is one short interrupts-off section in the stock's code
- * (stock_take_kmem, stock_return_kmem). The rest - who pays, read again
+ * (consume_stock, stock_return_kmem). The rest - who pays, read again
  * with references, and a charge of the counters - is
  * charge_pages_counters below.
  */
@@ -64,7 +64,6 @@ charge_pages_counters(struct mem_cgroup *memcg, unsigned int order, gfp_t gfp)
 	bool charged;
 
 	flags = local_irq_save();
-	trace_memcg_kmem_stock_miss(gfp, (int)order, memcg);
 #ifdef TALLY_HOST
 	if (!memcg) {
 		local_irq_restore(flags);
@@ -94,12 +93,11 @@ charge_pages_counters(struct mem_cgroup *memcg, unsigned int order, gfp_t gfp)
 struct kmem_charge memcg_kmem_charge_pages(gfp_t gfp, unsigned int order,
 					   struct mem_cgroup *memcg)
 {
+	trace_memcg_kmem_domain(gfp, (int)order, memcg);
 	/* The stock holds references on its domain: a hit needs no other
 	 * test. */
-	if (likely(stock_take_kmem(memcg, 1u << order))) {
-		trace_memcg_kmem_stock_hit(gfp, (int)order, memcg);
+	if (likely(consume_stock(memcg, 1u << order, true)))
 		return (struct kmem_charge){memcg, KMEM_CHARGE_STOCK};
-	}
 	return charge_pages_counters(memcg, order, gfp);
 }
 
@@ -114,9 +112,7 @@ void memcg_kmem_uncharge_pages(struct page *page, unsigned int order)
 	struct mem_cgroup *memcg = page->memcg;
 
 	trace_memcg_kmem_uncharge(page, memcg, (int)order);
-	if (stock_return_kmem(memcg, 1u << order))
-		return;
-	memcg_uncharge_kmem_counters(memcg, 1u << order);
+	memcg_uncharge_kmem(memcg, 1u << order);
 }
 
 bool memcg_kmem_new_page(gfp_t gfp, struct mem_cgroup **handle, int order)

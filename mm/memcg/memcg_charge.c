@@ -13,7 +13,7 @@
  *   who pays: memcg_kmem_payer()                         mm/memcg_hooks.h
  *   charge, allocate, commit: alloc_pages_charged()      mm/page_alloc.c
  *     1. charge: memcg_kmem_charge_pages()          mm/memcg/kmem_hooks.c
- *        irqs off, the stock: stock_take_kmem()         mm/memcg/stock.h
+ *        irqs off, the stock: consume_stock()           mm/memcg/stock.h
  *        a miss: charge_pages_counters()            mm/memcg/kmem_hooks.c
  *          irqs off, the exact charge without a stock:  mm/memcg/res_counter.h
  *            __res_counter_try_charge_two()       mm/memcg/res_counter.h
@@ -30,8 +30,9 @@
  *
  * free_accounted_pages()                                 mm/page_alloc.c
  *   1. uncharge: memcg_kmem_uncharge_pages()        mm/memcg/kmem_hooks.c
- *      irqs off, the stock: stock_return_kmem()         mm/memcg/stock.h
- *      the stock took nothing: memcg_uncharge_kmem_counters()       here
+ *      memcg_uncharge_kmem()                                        here
+ *        irqs off, the stock: stock_return_kmem()       mm/memcg/stock.h
+ *        the stock took nothing: memcg_uncharge_kmem_counters()     here
  *   2. free: __free_pages()                       mm/page_alloc_internal.h
  *      irqs off, this CPU's list: pcp_free_page()              mm/pcp.h
  * MAP END

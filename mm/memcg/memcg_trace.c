@@ -55,8 +55,6 @@ TRACE_THUNK(__trace_memcg_kmem_commit);
 TRACE_THUNK(__trace_memcg_domain_dying);
 TRACE_THUNK(__trace_memcg_domain_free);
 TRACE_THUNK(__trace_mm_page_alloc_unaccounted);
-TRACE_THUNK(__trace_memcg_kmem_stock_miss);
-TRACE_THUNK(__trace_memcg_kmem_stock_hit);
 TRACE_THUNK(__trace_mm_page_alloc_charged);
 TRACE_THUNK(__trace_memcg_kmem_uncharge);
 TRACE_THUNK(__trace_res_counter_charge_two);
@@ -344,7 +342,7 @@ void __trace_memcg_kmem_uncharge(struct page *page, struct mem_cgroup *memcg,
 	record_page(&trace_event_memcg_kmem_uncharge, page, memcg, order);
 }
 
-/* --- the shared sites (memcg_trace.h, TRACEPOINT_SHARED) ------------------ */
+/* --- the page allocator's shared sites (mm/kmem_trace.h) ------------------ */
 
 
 void __trace_mm_page_alloc_unaccounted(struct page *page, unsigned int order,
@@ -358,34 +356,6 @@ void __trace_mm_page_alloc_unaccounted(struct page *page, unsigned int order,
 		__trace_memcg_kmem_domain(gfp, (int)order, NULL);
 	if (trace_event_on(mm_page_alloc))
 		__trace_mm_page_alloc(page, order, gfp);
-}
-
-void __trace_memcg_kmem_stock_miss(gfp_t gfp, int order,
-				   struct mem_cgroup *memcg)
-{
-	if (trace_event_on(memcg_kmem_domain))
-		__trace_memcg_kmem_domain(gfp, order, memcg);
-	if (trace_event_on(memcg_stock_consume))
-		__trace_memcg_stock_consume(memcg, 1u << order,
-					    this_cpu_stock(), TRACE_STOCK_KMEM);
-}
-
-void __trace_memcg_kmem_stock_hit(gfp_t gfp, int order,
-				  struct mem_cgroup *memcg)
-{
-	unsigned long flags;
-
-	if (trace_event_on(memcg_kmem_domain))
-		__trace_memcg_kmem_domain(gfp, order, memcg);
-	if (trace_event_on(memcg_stock_consume)) {
-		/* What this CPU's stock holds after the hit (interrupts
-		 * were on since, so an interrupt may have changed it). */
-		flags = local_irq_save();
-		__trace_memcg_stock_consume(memcg, 1u << order,
-					    this_cpu_stock(),
-					    TRACE_STOCK_HIT | TRACE_STOCK_KMEM);
-		local_irq_restore(flags);
-	}
 }
 
 void __trace_mm_page_alloc_charged(struct page *page, struct mem_cgroup *memcg,

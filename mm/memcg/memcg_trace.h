@@ -103,30 +103,9 @@ TRACEPOINT(memcg_kmem_uncharge, trace_memcg_kmem_uncharge,
 	   (struct page *page, struct mem_cgroup *memcg, int order),
 	   (page, memcg, order))
 
-/*
- * The sites that several events share: on the paths that every charged
- * page takes, one NOP each rather than one per event. The recorder
- * records each event of the site that is on, in the order the path
- * meets them. The charged allocation's own site is the page allocator's
- * (trace_mm_page_alloc_charged, mm/kmem_trace.h).
- */
-
-/* trace_memcg_kmem_stock_hit - memcg_kmem_charge_pages: this CPU's stock
- * served the charge: memcg_kmem_domain, memcg_stock_consume (hit). */
-TRACEPOINT_SHARED(trace_memcg_kmem_stock_hit,
-		  (&trace_memcg_kmem_domain_key,
-		   &trace_memcg_stock_consume_key),
-		  (gfp_t gfp, int order, struct mem_cgroup *memcg),
-		  (gfp, order, memcg))
-
-/* trace_memcg_kmem_stock_miss - charge_pages_counters, interrupts off:
- * this CPU's stock did not hold the charge (the counters are charged
- * next): memcg_kmem_domain, memcg_stock_consume (miss). */
-TRACEPOINT_SHARED(trace_memcg_kmem_stock_miss,
-		  (&trace_memcg_kmem_domain_key,
-		   &trace_memcg_stock_consume_key),
-		  (gfp_t gfp, int order, struct mem_cgroup *memcg),
-		  (gfp, order, memcg))
+/* Memcg's events at the page allocator's sites, which several events
+ * share (one NOP for all of them): trace_mm_page_alloc_unaccounted and
+ * trace_mm_page_alloc_charged, declared in mm/kmem_trace.h. */
 
 /* memcg:memcg_domain_dying - rmdir: the domain leaves the tree. */
 TRACEPOINT(memcg_domain_dying, trace_memcg_domain_dying,

@@ -40,20 +40,6 @@ bool memcg_stock_enabled = true;
 bool memcg_stock_kmem = true;
 unsigned int stock_kmem_high = STOCK_KMEM_HIGH;
 
-bool consume_stock(struct mem_cgroup *memcg, unsigned int nr_pages, bool kmem)
-{
-	unsigned long flags;
-	bool ret;
-
-	if (!READ_ONCE(memcg_stock_enabled))
-		return false;
-	flags = local_irq_save();
-	ret = __consume_stock(this_cpu_stock(), memcg,
-			      nr_pages, kmem);
-	local_irq_restore(flags);
-	return ret;
-}
-
 /*
  * uncharge_counters - give back what a stock held: kmem first, then res
  * (res >= kmem at every moment), then the kernel pages' references, the

@@ -93,25 +93,9 @@ static inline bool memcg_stock_takes_kmem(unsigned int nr_pages)
  * pages: STOCK_KMEM_HIGH, or 0 while kernel pages are not stocked. */
 extern unsigned int stock_kmem_high;
 
-/**
- * consume_stock - serve a charge from this CPU's stock, if it can.
- * @memcg:    the domain to charge
- * @nr_pages: how many pages
- * @kmem:     a kernel charge (res and kmem) rather than a user one (res)
- *
- * Only this CPU's stock is looked at, and only if it is stocked for
- * @memcg with @nr_pages or more of the kind asked for. Nothing shared is
- * written. When the stock cannot serve, the caller charges the counters,
- * usually a whole batch, and hands the surplus to refill_stock().
- *
- * Returns true if the pages were taken from the stock.
- */
-bool consume_stock(struct mem_cgroup *memcg, unsigned int nr_pages,
-		   bool kmem);
-
 /* __stock_take - take nr_pages of the kind asked for from stock, if it
- * is stocked for memcg and holds enough: consume_stock with interrupts
- * already off, and no tracepoint. */
+ * is stocked for memcg and holds enough: consume_stock's test, with
+ * interrupts already off. */
 static inline bool __stock_take(struct memcg_stock_pcp *stock,
 				struct mem_cgroup *memcg, unsigned int nr_pages,
 				bool kmem)
@@ -124,34 +108,36 @@ static inline bool __stock_take(struct memcg_stock_pcp *stock,
 	return true;
 }
 
-/* stock_take_kmem - the page allocator's charge (memcg_kmem_charge_pages)
- * from this CPU's stock: nr_pages of kernel charge for memcg, in an
- * interrupts-off section of its own. No tracepoint: the caller records
- * the hit (trace_memcg_kmem_stock_hit) with the domain it chose. */
-static inline bool stock_take_kmem(struct mem_cgroup *memcg,
-				   unsigned int nr_pages)
+/**
+ * consume_stock - serve a charge from this CPU's stock, if it can.
+ * @memcg:    the domain to charge
+ * @nr_pages: how many pages
+ * @kmem:     a kernel charge (res and kmem) rather than a user one (res)
+ *
+ * Only this CPU's stock is looked at, in a short interrupts-off section
+ * of its own, and only if it is stocked for @memcg with @nr_pages or more
+ * of the kind asked for. Nothing shared is written. When the stock cannot
+ * serve, the caller charges the counters, usually a whole batch, and
+ * hands the surplus to refill_stock().
+ *
+ * Returns true if the pages were taken from the stock.
+ */
+static inline bool consume_stock(struct mem_cgroup *memcg,
+				 unsigned int nr_pages, bool kmem)
 {
+	struct memcg_stock_pcp *stock;
 	unsigned long flags;
 	bool hit;
 
 	if (!READ_ONCE(memcg_stock_enabled))
 		return false;
 	flags = local_irq_save();
-	hit = __stock_take(this_cpu_stock(), memcg, nr_pages, true);
-	local_irq_restore(flags);
-	return hit;
-}
-
-/* __consume_stock - consume_stock with interrupts already off. */
-static inline bool __consume_stock(struct memcg_stock_pcp *stock,
-				   struct mem_cgroup *memcg,
-				   unsigned int nr_pages, bool kmem)
-{
-	bool hit = __stock_take(stock, memcg, nr_pages, kmem);
-
+	stock = this_cpu_stock();
+	hit = __stock_take(stock, memcg, nr_pages, kmem);
 	trace_memcg_stock_consume(memcg, nr_pages, stock,
 				  (hit ? TRACE_STOCK_HIT : 0) |
 				  (kmem ? TRACE_STOCK_KMEM : 0));
+	local_irq_restore(flags);
 	return hit;
 }
 
