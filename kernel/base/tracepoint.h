@@ -22,7 +22,10 @@
  * all a site needs: it includes nothing above the base layer.
  *
  * The arguments at each site are simple expressions (a variable, a
- * field), which the compiler computes in the unlikely branch only.
+ * field), which the compiler computes in the unlikely branch only; they
+ * are passed on the stack, so none of them has to be in a particular
+ * register on the way past. A site that would compute one (a flag from
+ * a test, say) gives the recorder what it needs to work it out instead.
  *
  * Compiled out (make TRACE=0, or a host build of mm/): every wrapper is
  * empty, and no site is left in the code at all.
