@@ -157,18 +157,18 @@ static void print_memcg_kmem_domain(const struct trace_entry *e, char *buf,
 
 void __trace_memcg_stock_consume(struct mem_cgroup *memcg,
 				 unsigned int nr_pages,
-				 struct memcg_stock_pcp *stock,
-				 unsigned int how)
+				 struct memcg_stock_pcp *stock, bool kmem)
 {
 	struct mem_cgroup *cached = stock->cached;
-	unsigned int stocked = how & TRACE_STOCK_KMEM ? stock->nr_kmem :
-							 stock->nr_pages;
+	unsigned int stocked = kmem ? stock->nr_kmem : stock->nr_pages;
+	/* consume_stock's test (__stock_take), about to be made. */
+	bool hit = cached == memcg && stocked >= nr_pages;
 
 	BEGIN(memcg_stock_consume);
 	e->arg[0] = nr_pages;
-	e->arg[1] = how;
-	/* What the stock holds now: after a hit, what is left. */
-	e->arg[2] = stocked;
+	e->arg[1] = (hit ? TRACE_STOCK_HIT : 0) | (kmem ? TRACE_STOCK_KMEM : 0);
+	/* What the stock holds after: after a hit, what is left. */
+	e->arg[2] = hit ? stocked - nr_pages : stocked;
 	e->arg[3] = cached == memcg;  /* stocked for this domain? */
 	e->arg[4] = cached != NULL;
 	memcg_trace_set_domain(e, memcg);

@@ -32,18 +32,20 @@ TRACEPOINT(memcg_kmem_domain, trace_memcg_kmem_domain,
 	   (gfp_t gfp, int order, struct mem_cgroup *memcg),
 	   (gfp, order, memcg))
 
-/* memcg:memcg_stock_consume - was a charge of nr_pages served by this
- * CPU's stock (hit) or not (miss: the counters are charged next)? how:
- * TRACE_STOCK_HIT, and TRACE_STOCK_KMEM for a kernel charge (res and
- * kmem) rather than a user one (res). The recorder reads the stock
- * (this CPU's, interrupts still off) for what it holds: the site passes
- * the pointer it already has, and loads nothing on the way past. */
+/* memcg:memcg_stock_consume - is a charge of nr_pages served by this CPU's
+ * stock (hit) or not (miss: the counters are charged next)? kmem: a
+ * kernel charge (res and kmem) rather than a user one (res). The site is
+ * just before the stock is looked at, interrupts off: the recorder reads
+ * the stock through the pointer the site already has and works out what
+ * consume_stock will do, so the site passes only what it holds and
+ * computes nothing on the way past. An entry's arg[1] holds both flags:
+ * TRACE_STOCK_HIT, TRACE_STOCK_KMEM. */
 #define TRACE_STOCK_HIT 1u
 #define TRACE_STOCK_KMEM 2u
 TRACEPOINT(memcg_stock_consume, trace_memcg_stock_consume,
 	   (struct mem_cgroup *memcg, unsigned int nr_pages,
-	    struct memcg_stock_pcp *stock, unsigned int how),
-	   (memcg, nr_pages, stock, how))
+	    struct memcg_stock_pcp *stock, bool kmem),
+	   (memcg, nr_pages, stock, kmem))
 
 /* memcg:memcg_stock_refill - charge goes into the stock: the surplus of a
  * batch charged to res only (TRACE_REFILL_RES) or to res and kmem

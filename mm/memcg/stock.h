@@ -133,10 +133,8 @@ static inline bool consume_stock(struct mem_cgroup *memcg,
 		return false;
 	flags = local_irq_save();
 	stock = this_cpu_stock();
+	trace_memcg_stock_consume(memcg, nr_pages, stock, kmem);
 	hit = __stock_take(stock, memcg, nr_pages, kmem);
-	trace_memcg_stock_consume(memcg, nr_pages, stock,
-				  (hit ? TRACE_STOCK_HIT : 0) |
-				  (kmem ? TRACE_STOCK_KMEM : 0));
 	local_irq_restore(flags);
 	return hit;
 }

@@ -234,6 +234,54 @@ is($t->cmd("echo 0 > $T/tracing_on"), '', 'echo 0 > tracing_on');
 ($head, $ev) = trace($t);
 ok(!grep({ $_->[4] eq 'task_fork_refused' } @$ev), 'what trace_pipe printed is gone from trace');
 
+# --- stock hits: what each leaves in the stock ------------------------------------------
+# A domain with room for whole batches: after the first miss, the batch's
+# surplus is stocked, and later charges on that CPU are served from it.
+# The consume event's recorder works out a hit from the stock before the
+# take: each hit must leave what the CPU's stock held, as the events
+# before it said, less the pages it took.
+is($t->cmd('mkdir /cgroup/H'), '', 'mkdir /cgroup/H');
+is($t->cmd('echo 64M > /cgroup/H/memory.kmem.limit_in_bytes'), '', 'a 64M kmem limit');
+is($t->cmd("echo > $T/trace"), '', 'echo > trace');
+is($t->cmd("echo 1 > $T/tracing_on"), '', 'echo 1 > tracing_on');
+my $hpid = $t->run_pid('/cgroup/H spin');
+ok($hpid, "a fork into /cgroup/H: pid $hpid");
+is($t->cmd("kill $hpid"), '', "kill $hpid");
+is($t->cmd("echo 0 > $T/tracing_on"), '', 'echo 0 > tracing_on');
+($head, $ev) = trace($t);
+my (%stocked, %cached, @wrong);
+my ($hits, $checked) = (0, 0);
+for my $e (@$ev) {
+	my ($cpu, $name, $f) = @$e[2, 4, 5];
+	if ($name eq 'memcg_stock_drain') {
+		delete $stocked{$cpu};
+		delete $cached{$cpu};
+	} elsif ($name eq 'memcg_stock_refill'
+		 && $f =~ m{^domain=(\S+) pages=\d+ stock=(\d+) kind=(\w+)}) {
+		$cached{$cpu} = $1;
+		$stocked{$cpu}{$3} = $2;
+	} elsif ($name eq 'memcg_stock_consume'
+		 && $f =~ m{^domain=(\S+) pages=(\d+) kind=(\w+) (hit|miss) stock=(\d+) \((.*)\)$}) {
+		my ($dom, $pages, $kind, $how, $left, $holds) = ($1, $2, $3, $4, $5, $6);
+		next if $how ne 'hit';
+		$hits++ if $dom eq '/cgroup/H';
+		push @wrong, "$f: the stock holds $holds" if $holds ne 'this domain';
+		my $before = $stocked{$cpu}{$kind};
+		if (defined $before && ($cached{$cpu} // '') eq $dom) {
+			$checked++;
+			push @wrong, "$f: the stock of CPU $cpu held $before"
+				if $left != $before - $pages;
+		}
+		$cached{$cpu} = $dom;
+		$stocked{$cpu}{$kind} = $left;
+	}
+}
+cmp_ok($hits, '>', 0, "/cgroup/H's charges served from the stock: $hits hits");
+ok($checked && !@wrong,
+	"... each hit leaves what the stock held less the pages it took ($checked followed)")
+	or diag(join "\n", @wrong);
+ok($t->until_true(30, sub { ($t->cmd('rmdir /cgroup/H') // 'error') !~ /error/ }), 'rmdir /cgroup/H');
+
 # --- off again, and the domain's end ---------------------------------------------------
 is($t->cmd("echo 1 > $T/tracing_on"), '', 'echo 1 > tracing_on');
 is($t->cmd('echo 1 > /cgroup/T/cgroup.kill'), '', 'echo 1 > /cgroup/T/cgroup.kill');
