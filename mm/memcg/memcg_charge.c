@@ -89,7 +89,7 @@ static int mem_cgroup_do_charge(struct mem_cgroup *memcg,
 				unsigned int nr_pages,
 				struct res_counter **fail_res)
 {
-	if (READ_ONCE(memcg_stock_enabled) && nr_pages < CHARGE_BATCH &&
+	if (memcg_stock_on() && nr_pages < CHARGE_BATCH &&
 	    res_counter_charge_quiet(&memcg->res,
 				     (int64_t)CHARGE_BATCH * PAGE_SIZE,
 				     fail_res) == 0) {

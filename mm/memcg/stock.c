@@ -36,7 +36,7 @@
 #include "mm/memcg/obj_owner.h"
 #include "mm/page.h"
 
-bool memcg_stock_enabled = true;
+DEFINE_STATIC_KEY_FALSE(memcg_stock_off_key);
 bool memcg_stock_kmem = true;
 unsigned int stock_kmem_high = STOCK_KMEM_HIGH;
 
@@ -208,7 +208,12 @@ unsigned long memcg_stock_kmem_pages(struct mem_cgroup *memcg)
 
 void memcg_stock_set_enabled(bool on)
 {
-	WRITE_ONCE(memcg_stock_enabled, on);
+	bool on_now = memcg_stock_on();
+
+	if (on && !on_now)
+		static_key_slow_dec(&memcg_stock_off_key);
+	else if (!on && on_now)
+		static_key_slow_inc(&memcg_stock_off_key);
 	if (!on)
 		drain_all_stock(NULL);
 }

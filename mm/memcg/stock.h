@@ -70,9 +70,17 @@ static inline struct memcg_stock_pcp *memcg_stock_of(unsigned int cpu)
 	return cpu_area(cpu);
 }
 
-/* Stocks in use (the default). Off, every charge goes to the counters, for
- * the page_order0_nostock benchmark: memcg_stock_set_enabled(). */
-extern bool memcg_stock_enabled;
+/* On while the stocks are off (memcg_stock_set_enabled(false)): every
+ * charge goes to the counters, for the page_order0_nostock benchmark and
+ * the tests that charge the counters alone. A static key, like the other
+ * switches only a benchmark or a test turns (line_transfer_key): in the
+ * default, stocks on, the stocks' fast paths pay a 5-byte NOP for it. */
+extern struct static_key memcg_stock_off_key;
+
+static inline bool memcg_stock_on(void)
+{
+	return !static_branch_unlikely(&memcg_stock_off_key);
+}
 
 /* Kernel pages stocked too (the default). Off, every kernel charge is made
  * exactly, on the shared res and kmem counters, with a reference per
@@ -85,7 +93,7 @@ extern bool memcg_stock_kmem;
  * (memcg_charge_kmem_counters), rather than exactly nr_pages? */
 static inline bool memcg_stock_takes_kmem(unsigned int nr_pages)
 {
-	return READ_ONCE(memcg_stock_enabled) && READ_ONCE(memcg_stock_kmem) &&
+	return memcg_stock_on() && READ_ONCE(memcg_stock_kmem) &&
 	       nr_pages < CHARGE_BATCH;
 }
 
@@ -129,7 +137,7 @@ static inline bool consume_stock(struct mem_cgroup *memcg,
 	unsigned long flags;
 	bool hit;
 
-	if (!READ_ONCE(memcg_stock_enabled))
+	if (!memcg_stock_on())
 		return false;
 	flags = local_irq_save();
 	stock = this_cpu_stock();
@@ -170,7 +178,7 @@ static inline bool stock_return_kmem(struct mem_cgroup *memcg,
 	bool returned = false;
 	unsigned long flags;
 
-	if (!READ_ONCE(memcg_stock_enabled))
+	if (!memcg_stock_on())
 		return false;
 	flags = local_irq_save();
 	stock = this_cpu_stock();
