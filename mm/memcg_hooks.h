@@ -87,6 +87,20 @@ static inline struct mem_cgroup *memcg_kmem_payer(struct task *task,
 }
 
 /*
+ * memcg_kmem_payer_is - is memcg, which memcg_kmem_payer(task, gfp)
+ * returned for an allocation (not the root), still the task's payer for
+ * it? The allocation's flags and context are the same as when it asked:
+ * only the task's own part of the answer can have changed since, by a
+ * move to another domain. Interrupts off, as memcg_kmem_payer says, to
+ * read memcg after a yes.
+ */
+static inline bool memcg_kmem_payer_is(struct task *task,
+				       struct mem_cgroup *memcg)
+{
+	return READ_ONCE(task->kmem_payer) == memcg;
+}
+
+/*
  * The page allocator's three hooks (Linux 2012: memcg_kmem_newpage_charge,
  * memcg_kmem_commit_charge, memcg_kmem_uncharge_pages), which
  * alloc_pages and free_accounted_pages call in this order:

@@ -49,14 +49,14 @@ struct mem_cgroup *memcg_kmem_get_payer(gfp_t gfp, unsigned int nr_refs)
  * memcg has only been compared so far; it is read only once it is known
  * to be alive: it is if it is still the task's payer, with interrupts off
  * (a task moves to another domain only after every CPU has left such a
- * section). Then the references the pages will hold are taken, and keep
- * it alive from here on. Without a stock for kernel charge the counters
- * are charged exactly, in the same section (they are lock-free); else,
- * interrupts on, through memcg_charge_kmem_counters: a batch for the
- * stock, draining, reclaim.
+ * section; memcg_kmem_payer_is). Then the references the pages will hold
+ * are taken, and keep it alive from here on. Without a stock for kernel
+ * charge the counters are charged exactly, in the same section (they are
+ * lock-free); else, interrupts on, through memcg_charge_kmem_counters: a
+ * batch for the stock, draining, reclaim.
  */
 static __noinline struct kmem_charge
-charge_pages_counters(struct mem_cgroup *memcg, unsigned int order, gfp_t gfp)
+charge_pages_counters(gfp_t gfp, unsigned int order, struct mem_cgroup *memcg)
 {
 	unsigned int nr_pages = 1u << order;
 	int64_t bytes = (int64_t)PAGE_SIZE << order;
@@ -70,7 +70,7 @@ charge_pages_counters(struct mem_cgroup *memcg, unsigned int order, gfp_t gfp)
 		return (struct kmem_charge){NULL, KMEM_CHARGE_NOBODY};
 	}
 #endif
-	if (memcg_kmem_payer(current, gfp) != memcg ||
+	if (!memcg_kmem_payer_is(current, memcg) ||
 	    !memcg_kmem_is_accounted(memcg)) {
 		local_irq_restore(flags);
 		return (struct kmem_charge){NULL, KMEM_CHARGE_NOBODY};
@@ -98,7 +98,7 @@ struct kmem_charge memcg_kmem_charge_pages(gfp_t gfp, unsigned int order,
 	 * test. */
 	if (likely(consume_stock(memcg, 1u << order, true)))
 		return (struct kmem_charge){memcg, KMEM_CHARGE_STOCK};
-	return charge_pages_counters(memcg, order, gfp);
+	return charge_pages_counters(gfp, order, memcg);
 }
 
 void memcg_kmem_cancel_charge(struct mem_cgroup *memcg, unsigned int order)
