@@ -449,6 +449,23 @@ static bool cleanup(void)
 	return clean;
 }
 
+/* stop_workers - stress itself was killed while it waited for its workers:
+ * kill those still running (nobody will wait for them now: the reaper
+ * reaps them), each killing its own children as it exits
+ * (stress_worker_exit), so that nothing makes directories in the tree
+ * while cleanup removes it. */
+static void stop_workers(const int *pids, unsigned int nr)
+{
+	for (unsigned int i = 0; i < nr; i++) {
+		struct task *task = task_get(pids[i]);
+
+		if (task) {
+			task_kill(task);
+			task_put(task);
+		}
+	}
+}
+
 int stress_check(const char *arg)
 {
 	long seconds;
@@ -466,8 +483,9 @@ void stress_main(struct task *self, const char *arg)
 	unsigned int nr = 0;
 	struct mem_cgroup *memcg;
 	unsigned long total = 0;
+	bool killed = false, clean;
 	long seconds = 0;
-	int tries;
+	uint64_t end;
 
 	parse_int(arg, &seconds);
 	kernel_enter(self);
@@ -489,17 +507,25 @@ void stress_main(struct task *self, const char *arg)
 		}
 		mem_cgroup_put(memcg);
 	}
-	for (unsigned int i = 0; i < nr; i++)
-		task_wait(workers[i]);
+	for (unsigned int i = 0; i < nr && !killed; i++) {
+		if (task_wait(workers[i]) == -EINTR) {
+			killed = true;
+			stop_workers(workers + i, nr - i);
+		}
+	}
 	/* Tasks killed by cgroup.kill leave as the reaper gets to them, and
-	 * rmdir waits for that: a few tries. */
-	for (tries = 0; tries < 1000 && !cleanup(); tries++)
+	 * rmdir waits for that: tries for up to 10 s. (A killed stress's
+	 * sleeps end at once, so it tries again at once; the timer still
+	 * gives the other tasks their turns.) */
+	end = uptime_ms() + 10000;
+	while (!(clean = cleanup()) && uptime_ms() < end)
 		msleep(10);
 	for (int op = 0; op < NR_OPS; op++)
 		total += stress.ops[op];
 	printk("stress: %ld s on %u CPUs: %lu operations, %lu unexpected "
-	       "errors%s\n", seconds, nr, total, stress.unexpected,
-	       tries == 1000 ? "; the stress tree could not be removed" : "");
+	       "errors%s%s\n", seconds, nr, total, stress.unexpected,
+	       killed ? "; killed before its time" : "",
+	       clean ? "" : "; the stress tree could not be removed");
 	printk("stress:");
 	for (int op = 0; op < NR_OPS; op++)
 		printk(" %s %lu", op_name(op), stress.ops[op]);

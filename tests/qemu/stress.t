@@ -8,7 +8,8 @@
 # (failpage=50 on the command line: every 50th page allocation fails),
 # started with `run /cgroup stress` and `wait`, which must fail hundreds
 # of allocations and still leave everything clean. And
-# /proc/fail_page_alloc itself: reads back, refuses bad values.
+# /proc/fail_page_alloc itself: reads back, refuses bad values. And a
+# stress killed a few seconds in: its workers stop, its tree goes.
 #
 # STRESS_SECONDS (default 10) sets the duration; the issue's figure is 30.
 use strict;
@@ -77,6 +78,21 @@ sub clean_afterwards {
 	cmp_ok(abs($after - $before), '<=', 256, "$label: MemFree $after kB, before $before kB: within 256 KiB");
 }
 
+# killed_stress - `kill` a stress started with run, a few seconds into its
+# time: its workers stop, and it removes its tree before it goes.
+sub killed_stress {
+	my ($t, $before) = @_;
+	my ($pid) = ($t->cmd('run /cgroup stress 60', 60) // '') =~ /^pid (\d+)$/;
+	ok(defined $pid, 'run /cgroup stress 60 started');
+	sleep 3;
+	is($t->cmd("kill $pid"), '', "kill $pid, a few seconds in");
+	my $out = $t->cmd("wait $pid", 120) // '';
+	like($out, qr/^stress: 60 s on 4 CPUs: \d+ operations, 0 unexpected errors; killed before its time$/m,
+		'it says it was killed, with no unexpected error, and removed its tree')
+		or diag($out);
+	clean_afterwards($t, $before, 'killed stress');
+}
+
 # --- stress on 4 CPUs, in both slab accounting designs ---------------------------
 for my $design (qw(caches objects)) {
 	my $t = Tally->boot(smp => 4, mem => '512M', timeout => 600 + 10 * $SECONDS,
@@ -94,6 +110,7 @@ for my $design (qw(caches objects)) {
 	my ($runs) = ($out // '') =~ / run (\d+)/;
 	cmp_ok($runs // 0, '>', 0, 'it started tasks');
 	clean_afterwards($t, $before, "stress ($design)");
+	killed_stress($t, $before) if $design eq 'caches';
 	is($t->poweroff(30), 1, 'poweroff');
 }
 
