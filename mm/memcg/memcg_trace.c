@@ -161,8 +161,8 @@ void __trace_memcg_stock_consume(struct mem_cgroup *memcg,
 {
 	struct mem_cgroup *cached = stock->cached;
 	unsigned int stocked = kmem ? stock->nr_kmem : stock->nr_pages;
-	/* consume_stock's test (__stock_take), about to be made. */
-	bool hit = cached == memcg && stocked >= nr_pages;
+	/* consume_stock's test, about to be made. */
+	bool hit = stock_serves(stock, memcg, nr_pages, kmem);
 
 	BEGIN(memcg_stock_consume);
 	e->arg[0] = nr_pages;

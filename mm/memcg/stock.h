@@ -101,16 +101,26 @@ static inline bool memcg_stock_takes_kmem(unsigned int nr_pages)
  * pages: STOCK_KMEM_HIGH, or 0 while kernel pages are not stocked. */
 extern unsigned int stock_kmem_high;
 
+/* stock_serves - is stock stocked for memcg, with nr_pages or more of the
+ * kind asked for? consume_stock's test, with interrupts off; its
+ * tracepoint's recorder asks it too, just before. */
+static inline bool stock_serves(const struct memcg_stock_pcp *stock,
+				const struct mem_cgroup *memcg,
+				unsigned int nr_pages, bool kmem)
+{
+	return stock->cached == memcg &&
+	       (kmem ? stock->nr_kmem : stock->nr_pages) >= nr_pages;
+}
+
 /* __stock_take - take nr_pages of the kind asked for from stock, if it
- * is stocked for memcg and holds enough: consume_stock's test, with
- * interrupts already off. */
+ * serves them (stock_serves), with interrupts already off. */
 static inline bool __stock_take(struct memcg_stock_pcp *stock,
 				struct mem_cgroup *memcg, unsigned int nr_pages,
 				bool kmem)
 {
 	unsigned int *pool = kmem ? &stock->nr_kmem : &stock->nr_pages;
 
-	if (stock->cached != memcg || *pool < nr_pages)
+	if (!stock_serves(stock, memcg, nr_pages, kmem))
 		return false;
 	*pool -= nr_pages;
 	return true;
