@@ -52,10 +52,9 @@
  * TRACE_THUNK(fn) - define fn_thunk, the function the sites of fn call:
  * save the registers a C function may change (rax, rcx, rdx, rsi, rdi,
  * r8-r11), load the five argument slots above the return address into
- * rdi..r8, align the stack to 16
- * bytes as the C calling convention wants, call fn, restore. rbp keeps
- * the frame chain for backtraces. Written beside the recorder fn, at file
- * scope.
+ * rdi..r8, align the stack to 16 bytes as the C calling convention
+ * wants, call fn, restore. rbp keeps the frame chain for backtraces.
+ * Written beside the recorder fn, at file scope.
  */
 #define TRACE_THUNK(fn)                                                   \
 	__asm__(".pushsection .text\n"                                    \
