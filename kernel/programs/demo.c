@@ -60,7 +60,7 @@
 
 static int worker_pid = -1;
 static uint64_t worker_rate_before;  /* units per second */
-static unsigned long memfree_before; /* pages */
+static unsigned long memfree_before; /* pages; 0 until demo start */
 
 /* read_u64 - a control file's number, or -1 if it cannot be read. */
 static int64_t read_u64(const char *dir, const char *file)
@@ -201,11 +201,16 @@ static int demo_stop(const char *bomb)
 	while (nr_dying() > 0 && uptime_ms() - t0 < 30000)
 		msleep(50);
 	unsigned long now = nr_free_pages();
+	char before[64] = "no 'demo start' before: nothing to compare";
+
+	if (memfree_before)
+		snprintf(before, sizeof(before),
+			 "before the bomb %lu kB (%+ld pages)",
+			 memfree_before * 4, (long)now - (long)memfree_before);
 	printk("demo: bomb killed and removed in %lu ms; MemFree %lu kB, "
-	       "before the bomb %lu kB (%+ld pages); "
-	       "nr_dying_descendants %ld\n",
-	       (unsigned long)(uptime_ms() - t0), now * 4, memfree_before * 4,
-	       (long)now - (long)memfree_before, (long)nr_dying());
+	       "%s; nr_dying_descendants %ld\n",
+	       (unsigned long)(uptime_ms() - t0), now * 4, before,
+	       (long)nr_dying());
 	return 0;
 }
 

@@ -192,6 +192,13 @@ is($t->cmd("echo \x80\xff\xfeok"), 'ok', 'bytes above 0x7e are ignored');
 refused('ENOENT', "\x1b[A");  # an arrow key: ESC ignored, "[A" is not a command
 unchanged('long lines and control bytes');
 
+# --- demo stop without demo start: it stops, and says it has nothing to compare --
+is($t->cmd('mkdir /cgroup/nostart'), '', 'mkdir /cgroup/nostart');
+like($t->cmd('demo stop /cgroup/nostart'),
+	qr/^demo: bomb killed and removed in \d+ ms; MemFree \d+ kB, no 'demo start' before: nothing to compare; nr_dying_descendants 0$/,
+	'demo stop without demo start: no "before" figure made up');
+refused('ENOENT', 'ls /cgroup/nostart');
+
 # --- the end ---------------------------------------------------------------------
 is($t->cmd("kill $pid"), '', 'kill the spin task');
 $t->job_notice($pid, 60);
