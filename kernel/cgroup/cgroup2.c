@@ -22,6 +22,7 @@
 #include "kernel/cgroup/pids.h"
 #include "kernel/cgroup/pids_files.h"
 #include "kernel/fs/ctlfs.h"
+#include "mm/memcg/memcg_stat.h"
 #include "mm/memcg/memcg_v2.h"
 #include "mm/memcg/memcontrol.h"
 #include "mm/slab.h"
@@ -117,8 +118,9 @@ const struct cgroup2_controller cgroup2_controllers[CGROUP2_NR_CONTROLLERS] = {
 	     node = ctl_next_sibling(node))                                   \
 		if (ctl_is_dir(node) && (child = cgroup2_of(node)))
 
-/* reset_memory - memory was turned off above cg: its limits go, as a
- * new memory controller would start (Linux makes a new css). */
+/* reset_memory - memory was turned off above cg: its limits go, and its
+ * events and peak start again, as a new memory controller would start
+ * (Linux makes a new css). The charges stay: they are the domain's. */
 static void reset_memory(struct cgroup2 *cg)
 {
 	struct mem_cgroup *memcg = cg->memcg;
@@ -127,6 +129,8 @@ static void reset_memory(struct cgroup2 *cg)
 	memcg_v2_set_high(memcg, RES_COUNTER_MAX);
 	memcg->v2.min = memcg->v2.low = 0;
 	memcg->v2.oom_group = false;
+	memcg_v2_reset_events(memcg);
+	mem_cgroup_reset_max(memcg, false);
 	cg->swap_max_zero = false;
 }
 
@@ -190,6 +194,8 @@ int cgroup2_set_subtree_control(struct cgroup2 *cg, unsigned int enable,
 			cgroup2_controllers[id].remove_files(child);
 			if (id == CGROUP2_MEMORY)
 				reset_memory(child);
+			else
+				pids_reset(child->memcg);
 		}
 	}
 	cg->subtree_control = (cg->subtree_control | enable) & ~disable;

@@ -122,17 +122,18 @@ static int procs_write(struct ctl_node *file, const char *value)
 {
 	struct cgroup2 *cg = file_cg(file);
 	struct task *task;
-	long pid;
+	long long pid;
 	int ret;
 
-	if (parse_int(value, &pid) || pid < 0 || pid > INT32_MAX)
+	/* Linux: kstrtoint(buf, 0), any failure EINVAL. */
+	if (parse_c_int(value, &pid) || pid < 0 || pid > INT32_MAX)
 		return ctl_error(EINVAL, "'%s' is not a PID", value);
 	if (pid == 0)  /* Linux: the writer, here the shell */
 		return ctl_error(EINVAL, "0 is the shell, a system task: it "
 				 "stays in the root");
 	task = task_get((int)pid);
 	if (!task)
-		return ctl_error(ESRCH, "no task %ld", pid);
+		return ctl_error(ESRCH, "no task %lld", pid);
 	if (cg->parent && cg->subtree_control) {
 		task_put(task);
 		return ctl_error(EBUSY, "the cgroup enables controllers for "
@@ -224,19 +225,34 @@ static int max_read(struct ctl_node *file, char *buf, size_t size)
 	return snprintf(buf, size, "%d\n", v);
 }
 
+/* parse_c_int_fits - parse_c_int for a value that must fit in an int,
+ * with ctl_error's messages: what Linux's kstrtoint(s, 0) refuses. */
+static int parse_c_int_fits(const char *value, long long *v)
+{
+	int ret = parse_c_int(value, v);
+
+	if (ret == -EINVAL)
+		return ctl_error(EINVAL, "'%s' is not a number", value);
+	if (ret || *v < INT_MIN || *v > INT_MAX)
+		return ctl_error(ERANGE, "'%s' does not fit in an int", value);
+	return 0;
+}
+
 static int max_write(struct ctl_node *file, const char *value)
 {
-	long v;
+	long long v;
+	int ret;
 
 	if (strcmp(value, "max") == 0) {
 		*max_field(file) = INT_MAX;
 		return 0;
 	}
-	if (parse_int(value, &v))
-		return ctl_error(EINVAL, "'%s' is not max or a number", value);
-	if (v < 0 || v >= INT_MAX)
-		return ctl_error(ERANGE, "%ld is out of range", v);
-	*max_field(file) = (int)v;
+	ret = parse_c_int_fits(value, &v);
+	if (ret)
+		return ret;
+	if (v < 0)
+		return ctl_error(ERANGE, "%lld is below 0", v);
+	*max_field(file) = (int)v;  /* INT_MAX is max, as in Linux */
 	return 0;
 }
 
@@ -244,10 +260,11 @@ static int max_write(struct ctl_node *file, const char *value)
 
 static int kill_write(struct ctl_node *file, const char *value)
 {
-	long v;
+	long long v;
+	int ret = parse_c_int_fits(value, &v);
 
-	if (parse_int(value, &v))
-		return ctl_error(EINVAL, "'%s' is not a number", value);
+	if (ret)
+		return ret;
 	if (v != 1)
 		return ctl_error(ERANGE, "write 1 to kill the cgroup's tasks");
 	/* Forks racing with the kill are killed at birth

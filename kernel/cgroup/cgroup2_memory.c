@@ -32,8 +32,14 @@ static struct mem_cgroup *file_memcg(struct ctl_node *file)
 	return cgroup2_of(file)->memcg;
 }
 
-/* parse_max_bytes - "max", or a size with memparse's suffixes, rounded
- * down to a page as Linux's page_counter_memparse does. */
+/* The largest page multiple a counter holds below RES_COUNTER_MAX:
+ * Linux's PAGE_COUNTER_MAX pages. A size at or past it is max. */
+#define MAX_BYTES_ALIGNED \
+	((uint64_t)RES_COUNTER_MAX & ~(uint64_t)(PAGE_SIZE - 1))
+
+/* parse_max_bytes - "max", or a size as Linux's memparse reads it,
+ * rounded down to a page as Linux's page_counter_memparse does, and max
+ * from the largest page multiple a counter holds up. */
 static int parse_max_bytes(const char *value, int64_t *bytes)
 {
 	uint64_t v;
@@ -42,10 +48,11 @@ static int parse_max_bytes(const char *value, int64_t *bytes)
 		*bytes = RES_COUNTER_MAX;
 		return 0;
 	}
-	if (memparse_bytes(value, &v))
+	if (memparse_linux(value, &v))
 		return ctl_error(EINVAL, "'%s' is not max or a size (bytes, "
-				 "with an optional k, m or g)", value);
-	*bytes = (int64_t)(v & ~(uint64_t)(PAGE_SIZE - 1));
+				 "with an optional k, m, g, t, p or e)", value);
+	v &= ~(uint64_t)(PAGE_SIZE - 1);
+	*bytes = v >= MAX_BYTES_ALIGNED ? RES_COUNTER_MAX : (int64_t)v;
 	return 0;
 }
 
@@ -179,9 +186,10 @@ static int oom_group_read(struct ctl_node *file, char *buf, size_t size)
 
 static int oom_group_write(struct ctl_node *file, const char *value)
 {
-	long v;
+	long long v;
 
-	if (parse_int(value, &v) || (v != 0 && v != 1))
+	/* C's notation, as Linux's kstrtoint: "0x1" is 1 too. */
+	if (parse_c_int(value, &v) || (v != 0 && v != 1))
 		return ctl_error(EINVAL, "write 0 or 1");
 	WRITE_ONCE(file_memcg(file)->v2.oom_group, v == 1);
 	return 0;

@@ -299,6 +299,21 @@ int pids_set_max(struct mem_cgroup *memcg, long limit)
 	return ret;
 }
 
+void pids_reset(struct mem_cgroup *memcg)
+{
+	memcg_tree_lock();
+	if (memcg->pids) {
+		struct pids_cgroup *pids = memcg->pids;
+
+		spin_lock(&pids_lock);
+		pids->limit = PIDS_MAX;
+		pids->peak = pids->counter;
+		pids->events = pids->events_local = pids->forkfail = 0;
+		spin_unlock(&pids_lock);
+	}
+	memcg_tree_unlock();
+}
+
 int pids_read(struct mem_cgroup *memcg, struct pids_stat *out)
 {
 	struct pids_cgroup *pids;

@@ -107,6 +107,14 @@ int pids_set_max(struct mem_cgroup *memcg, long limit);
 int pids_read(struct mem_cgroup *memcg, struct pids_stat *out);
 
 /*
+ * pids_reset - cgroup v2: the parent turned pids off for memcg, whose
+ * files go. Its limit goes with them and its events and peak start again,
+ * as Linux's new css would if pids were turned on again; the count stays:
+ * the tasks are still there, and the ancestors still count them.
+ */
+void pids_reset(struct mem_cgroup *memcg);
+
+/*
  * pids_check - the invariant `check` verifies: every count equals the
  * number of tasks not yet reaped that it holds, in its own domain or
  * below, and every reference is accounted for. Appends one line per

@@ -11,12 +11,12 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "kernel/base/platform.h"
 #include "kernel/cgroup/pids.h"
 #include "kernel/fs/ctlfs.h"
+#include "kernel/lib/memparse.h"
 
 /* file_stat - the figures of the file's domain. */
 static int file_stat(struct ctl_node *file, struct pids_stat *st)
@@ -45,9 +45,10 @@ static int max_read(struct ctl_node *file, char *buf, size_t size)
  */
 static int parse_limit(const char *value, long *limit)
 {
-	char text[64], *start = text, *end;
+	char text[64], *start = text;
 	size_t len = strlen(value);
 	long long v;
+	int ret;
 
 	if (len >= sizeof(text))
 		return ctl_error(EINVAL, "'%.20s...' is not a number or max",
@@ -61,15 +62,11 @@ static int parse_limit(const char *value, long *limit)
 		*limit = PIDS_MAX;
 		return 0;
 	}
-	/* strtoll would skip blanks and take an empty string as 0. */
-	if (!*start || isspace((unsigned char)*start))
-		return ctl_error(EINVAL, "write a number (0..%ld) or max",
-				 PIDS_MAX - 1);
-	errno = 0;
-	v = strtoll(start, &end, 0);
-	if (*end)
-		return ctl_error(EINVAL, "'%s' is not a number or max", start);
-	if (errno == ERANGE)
+	ret = parse_c_int(start, &v);
+	if (ret == -EINVAL)
+		return ctl_error(EINVAL, "'%s' is not a number (0..%ld) or max",
+				 start, PIDS_MAX - 1);
+	if (ret)
 		return ctl_error(ERANGE, "'%s' does not fit in 64 bits",
 				 start);
 	if (v < 0 || v >= PIDS_MAX)

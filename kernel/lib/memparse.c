@@ -1,15 +1,22 @@
 // SPDX-License-Identifier: MIT
 /*
- * kernel/lib/memparse.c - strict parsers for the values written to control
- * files: sizes (memparse_size) and plain integers (parse_int). The rules,
- * and where they differ from Linux, are in memparse.h.
+ * kernel/lib/memparse.c - parsers for the values written to control
+ * files: the v1 tree's strict sizes (memparse_size) and plain integers
+ * (parse_int), and cgroup v2's sizes and integers in Linux's own syntax
+ * (memparse_linux, parse_c_int). The rules, and where they differ from
+ * Linux, are in memparse.h.
  *
- * Both are written digit by digit rather than with strtoull(), whose
- * leading whitespace, sign handling and octal rule are what we must reject.
+ * The strict ones are written digit by digit rather than with strtoull(),
+ * whose leading whitespace, sign handling and octal rule are what they
+ * must reject; the v2 ones take C's notation, so they let newlib's
+ * strtoull() and strtoll() read the number and check only what is around
+ * it.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kernel/lib/memparse.h"
@@ -33,21 +40,16 @@ static int digit_value(char c, unsigned int base)
 	return d < (int)base ? d : -1;
 }
 
-/* suffix_shift - the shift for a size suffix (k = 10 ...), or -1. */
-static int suffix_shift(char c)
+/* suffix_shift - the shift for a size suffix, k (10), m (20) ... e (60),
+ * either case; -1 for any other character, or a shift past max_shift
+ * (the v1 syntax stops at g, 30). */
+static int suffix_shift(char c, int max_shift)
 {
-	switch (c) {
-	case 'k':
-	case 'K':
-		return 10;
-	case 'm':
-	case 'M':
-		return 20;
-	case 'g':
-	case 'G':
-		return 30;
-	}
-	return -1;
+	static const char units[] = "kmgtpe";
+	const char *u = c ? strchr(units, tolower((unsigned char)c)) : NULL;
+	int shift = u ? 10 * (int)(u - units + 1) : -1;
+
+	return shift <= max_shift ? shift : -1;
 }
 
 int memparse_size(const char *s, uint64_t *bytes)
@@ -92,13 +94,53 @@ int memparse_bytes(const char *s, uint64_t *bytes)
 	if (ndigits == 0)
 		return -EINVAL;
 	/* At most one suffix, and then the end of the string. */
-	if (*s && (shift = suffix_shift(*s)) >= 0)
+	if (*s && (shift = suffix_shift(*s, 30)) >= 0)
 		s++;
 	if (*s != '\0' || shift < 0)
 		return -EINVAL;
 	if (v > (SIZE_UNLIMITED >> shift))
 		return -EINVAL;
 	*bytes = v << shift;
+	return 0;
+}
+
+int memparse_linux(const char *s, uint64_t *bytes)
+{
+	unsigned long long v;
+	int shift = 0;
+	char *end;
+
+	/* strtoull would skip blanks and take a sign. */
+	if (!s || !isdigit((unsigned char)s[0]))
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno == ERANGE)
+		return -EINVAL;
+	if (*end && (shift = suffix_shift(*end, 60)) >= 0)
+		end++;
+	if (*end != '\0' || shift < 0 || v > (UINT64_MAX >> shift))
+		return -EINVAL;
+	*bytes = (uint64_t)v << shift;
+	return 0;
+}
+
+int parse_c_int(const char *s, long long *out)
+{
+	long long v;
+	char *end;
+
+	/* strtoll would skip blanks before the sign; after it, it takes
+	 * none, and an empty string is no number. */
+	if (!s || !*s || isspace((unsigned char)s[0]))
+		return -EINVAL;
+	errno = 0;
+	v = strtoll(s, &end, 0);
+	if (end == s || *end != '\0')
+		return -EINVAL;
+	if (errno == ERANGE)
+		return -ERANGE;
+	*out = v;
 	return 0;
 }
 

@@ -2,7 +2,7 @@
 /*
  * kernel/lib/memparse.h - parsing the numbers written to control files.
  *
- * memparse_size() reads the size syntax of the control files
+ * memparse_size() reads the size syntax of the v1 control files
  * (docs/interface.md), the syntax of Linux's
  * memparse() as the 2012 res_counter used it for memory.limit_in_bytes:
  *
@@ -52,6 +52,27 @@ int memparse_size(const char *s, uint64_t *bytes);
  * Returns 0, or -EINVAL (and *bytes is left unchanged).
  */
 int memparse_bytes(const char *s, uint64_t *bytes);
+
+/*
+ * memparse_linux - a size as Linux's memparse() reads it: the syntax of
+ * cgroup v2's memory.max, memory.high, memory.min and memory.low. A
+ * number in C's notation without a sign (decimal, 0x hex, or octal after
+ * a leading 0: "010" is eight here) and at most one suffix k, m, g, t, p
+ * or e, in either case. Nothing else, no blanks. Returns 0, or -EINVAL
+ * (*bytes unchanged), also for a size past 2^64 - 1, which Linux would
+ * wrap around without a word.
+ */
+int memparse_linux(const char *s, uint64_t *bytes);
+
+/*
+ * parse_c_int - an integer as Linux's kstrtoll(s, 0) reads it: the syntax
+ * of cgroup v2's integer files (pids.max, cgroup.procs, cgroup.kill,
+ * cgroup.max.*, memory.oom.group). An optional + or -, then decimal, 0x
+ * hex or, after a leading 0, octal digits ("0x10" and "020" are both
+ * 16); nothing else, no blanks. Returns 0, -EINVAL (not such a number) or
+ * -ERANGE (it does not fit in 64 bits); *out is unchanged on failure.
+ */
+int parse_c_int(const char *s, long long *out);
 
 /*
  * parse_int - parse a decimal integer (a PID, a 0/1 flag, milliseconds).

@@ -95,6 +95,15 @@ void memcg_v2_event(struct mem_cgroup *memcg, enum memcg_v2_event ev,
 				   __ATOMIC_RELAXED);
 }
 
+void memcg_v2_reset_events(struct mem_cgroup *memcg)
+{
+	for (int ev = 0; ev < MEMCG_NR_EVENTS; ev++) {
+		__atomic_store_n(&memcg->v2.events_local[ev], 0,
+				 __ATOMIC_RELAXED);
+		__atomic_store_n(&memcg->v2.events[ev], 0, __ATOMIC_RELAXED);
+	}
+}
+
 /* --- memory.max: the OOM step of a kernel charge ------------------------- */
 
 /* over_limit - the first domain from memcg up whose res limit a charge

@@ -58,6 +58,11 @@ void memcg_v2_domain_init(struct mem_cgroup *memcg);
 void memcg_v2_event(struct mem_cgroup *memcg, enum memcg_v2_event ev,
 		    unsigned long n);
 
+/* memcg_v2_reset_events - memcg's memory.events and memory.events.local
+ * start again from 0 (its parent turned memory off for it: Linux's next
+ * css would start so). Its ancestors keep what it added to theirs. */
+void memcg_v2_reset_events(struct mem_cgroup *memcg);
+
 /*
  * memcg_v2_charge_refused - a kernel charge of nr_pages to memcg was
  * refused after draining and reclaim. In v2: OOM-kill in the domain

@@ -100,9 +100,15 @@ reads("$R/A/memory.events", $events0);
 reads("$R/A/memory.events.local", $events0);
 stat_keys_ok("$R/A");
 
-# Sizes: max or bytes, memparse suffixes, rounded down to pages.
+# Sizes: max or bytes as Linux's memparse reads them (C's notation, k to e),
+# rounded down to pages; from the largest page multiple a counter holds
+# (PAGE_COUNTER_MAX pages) up, max.
 for (['1M', 1048576], ['4097', 4096], ['8195', 8192], ['0x2000', 8192],
-     ['64k', 65536], ['2G', 2147483648], ['max', 'max']) {
+     ['64k', 65536], ['2G', 2147483648], ['1T', 1099511627776],
+     ['2t', 2199023255552], ['1p', 1125899906842624], ['020000', 8192],
+     ['1e', 1152921504606846976], ['9223372036854771711', 9223372036854767616],
+     ['9223372036854771712', 'max'], ['9223372036854775807', 'max'],
+     ['18446744073709551615', 'max'], ['8e', 'max'], ['max', 'max']) {
 	my ($in, $out) = @$_;
 	is($t->cmd("echo $in > $R/A/memory.max"), '', "memory.max $in");
 	reads("$R/A/memory.max", $out, "memory.max $in reads back $out");
@@ -114,8 +120,10 @@ for my $f (qw(min low)) {
 	reads("$R/A/memory.$f", '1048576', "memory.$f reads back");
 }
 refused('EINVAL', map { my $f = $_; map { "echo $_ > $R/A/memory.$f" }
-	'xx', '1.0', '1xx', '-1', '1T', 'maxx', '0x' } qw(max high min low));
-refused('EINVAL', map { "echo $_ > $R/A/memory.oom.group" } '2', '-1', 'x');
+	'xx', '1.0', '1xx', '-1', '+1', '1kk', '1KiB', 'maxx', '0x', '08',
+	'18446744073709551616', '16e' } qw(max high min low));
+refused('EINVAL', map { "echo $_ > $R/A/memory.oom.group" } '2', '-1', 'x',
+	'0x2', '1.0', '99999999999999999999');
 refused('EINVAL', map { "echo $_ > $R/A/memory.swap.max" } '1M', 'x');
 refused('EINVAL', map { "echo 1 > $R/A/memory.$_" }
 	qw(current peak events events.local stat swap.current));
@@ -124,6 +132,11 @@ reads("$R/A/memory.high", '3145728', 'bad writes left memory.high');
 reads("$R/A/memory.min", '1048576', 'bad writes left memory.min');
 reads("$R/A/memory.oom.group", '0', 'bad writes left memory.oom.group');
 is($t->cmd("echo 1 > $R/A/memory.oom.group"), '', 'memory.oom.group 1');
+reads("$R/A/memory.oom.group", '1');
+# C's notation, as Linux's kstrtoint reads it.
+is($t->cmd("echo +0 > $R/A/memory.oom.group"), '', 'memory.oom.group +0');
+reads("$R/A/memory.oom.group", '0');
+is($t->cmd("echo 0x1 > $R/A/memory.oom.group"), '', 'memory.oom.group 0x1');
 reads("$R/A/memory.oom.group", '1');
 is($t->cmd("echo 0 > $R/A/memory.swap.max"), '', 'memory.swap.max 0');
 reads("$R/A/memory.swap.max", '0');
@@ -149,9 +162,10 @@ refused('EBUSY', "run $R/A spin", "echo $pid > $R/A/cgroup.procs",
 	"echo -pids > $R/cgroup.subtree_control",
 	"echo -memory -pids > $R/cgroup.subtree_control");
 reads("$R/cgroup.subtree_control", 'memory pids', 'nothing was disabled');
-refused('EINVAL', map { "echo $_ > $R/A/B/cgroup.procs" } 'x', '1x', '-1', '1.0');
-refused('ESRCH', "echo 99999 > $R/A/B/cgroup.procs");
-is($t->cmd("echo $pid > $R/A/B/cgroup.procs"), '', 'move the task to A/B');
+refused('EINVAL', map { "echo $_ > $R/A/B/cgroup.procs" } 'x', '1x', '-1', '1.0',
+	'0x', '2147483648', '99999999999999999999');
+refused('ESRCH', "echo 99999 > $R/A/B/cgroup.procs", "echo 0x7fffffff > $R/A/B/cgroup.procs");
+is($t->cmd("echo +$pid > $R/A/B/cgroup.procs"), '', 'move the task to A/B (+PID, as kstrtoint takes it)');
 reads("$R/A/B/cgroup.procs", $pid, 'A/B has it');
 reads("$R/A/cgroup.procs", '', 'A has it no more');
 reads("$R/A/cgroup.events", "populated 1\nfrozen 0", 'A: populated below');
@@ -160,9 +174,16 @@ reads("$R/A/pids.current", '1', 'and counts in A still');
 
 # --- cgroup.max.*, cgroup.kill, cgroup.type ---------------------------------
 for my $f (qw(descendants depth)) {
-	refused('EINVAL', "echo x > $R/A/cgroup.max.$f");
-	refused('ERANGE', "echo -1 > $R/A/cgroup.max.$f");
+	refused('EINVAL', map { "echo $_ > $R/A/cgroup.max.$f" } 'x', '1x', '0x', '');
+	refused('ERANGE', map { "echo $_ > $R/A/cgroup.max.$f" } '-1', '2147483648',
+		'99999999999999999999');
 	reads("$R/A/cgroup.max.$f", 'max', "bad writes left cgroup.max.$f");
+	# C's notation, as Linux's kstrtoint reads it; INT_MAX is max.
+	for (['0x5', '5'], ['+7', '7'], ['010', '8'], ['2147483646', '2147483646'],
+	     ['2147483647', 'max'], ['max', 'max']) {
+		is($t->cmd("echo $_->[0] > $R/A/cgroup.max.$f"), '', "cgroup.max.$f $_->[0]");
+		reads("$R/A/cgroup.max.$f", $_->[1], "cgroup.max.$f $_->[0] reads back $_->[1]");
+	}
 }
 is($t->cmd("echo 1 > $R/A/cgroup.max.descendants"), '', 'A: max.descendants 1');
 reads("$R/A/cgroup.max.descendants", '1');
@@ -175,8 +196,10 @@ is($t->cmd("rmdir $R/A/C"), '', 'rmdir A/C');
 reads("$R/cgroup.stat", "nr_descendants 2\nnr_dying_descendants 0");
 reads("$R/A/cgroup.stat", "nr_descendants 1\nnr_dying_descendants 0");
 
-refused('EINVAL', "echo x > $R/A/B/cgroup.kill", "echo domain > $R/A/B/cgroup.type");
-refused('ERANGE', "echo 2 > $R/A/B/cgroup.kill", "echo 0 > $R/A/B/cgroup.kill");
+refused('EINVAL', "echo x > $R/A/B/cgroup.kill", "echo 1x > $R/A/B/cgroup.kill",
+	"echo domain > $R/A/B/cgroup.type");
+refused('ERANGE', "echo 2 > $R/A/B/cgroup.kill", "echo 0 > $R/A/B/cgroup.kill",
+	"echo 0x2 > $R/A/B/cgroup.kill", "echo 4294967297 > $R/A/B/cgroup.kill");
 refused('EOPNOTSUPP', "echo threaded > $R/A/B/cgroup.type");
 reads("$R/A/B/cgroup.type", 'domain', 'still a domain');
 reads("$R/A/B/cgroup.procs", $pid, 'bad kills killed nothing');
@@ -203,6 +226,45 @@ cmp_ok($ev{max}, '>=', 2, "O: max $ev{max}");
 cmp_ok($t->file("$R/O/memory.current"), '<=', 1048576, 'O: within 1M');
 is($t->cmd("echo 1 > $R/O/cgroup.kill"), '', 'cgroup.kill O');
 ok($t->until_true(30, sub { $t->cmd("rmdir $R/O") eq '' }), 'rmdir O');
+
+# --- a controller turned off, then on again -------------------------------
+# Linux gives the child a new css of the controller: the limit goes with
+# the files, and the events and the peak start again; the tasks stay.
+is($t->cmd("mkdir $R/P"), '', 'mkdir P');
+is($t->cmd("echo +memory +pids > $R/P/cgroup.subtree_control"), '',
+   'P enables memory and pids');
+is($t->cmd("mkdir $R/P/C"), '', 'mkdir P/C');
+is($t->cmd("echo 1 > $R/P/C/pids.max"), '', 'P/C: pids.max 1');
+my $c1 = $t->run_pid("$R/P/C spin");
+ok($c1, 'a task in P/C');
+# (The first refusal also prints the "fork rejected" line.)
+like($t->cmd("run $R/P/C spin"), qr/^error: EAGAIN: /m, 'a second task: EAGAIN');
+reads("$R/P/C/pids.events", 'max 1', 'the refusal is counted');
+is($t->cmd("echo -pids > $R/P/cgroup.subtree_control"), '', 'P turns pids off');
+refused('ENOENT', "cat $R/P/C/pids.max");
+my $c2 = $t->run_pid("$R/P/C spin");
+ok($c2, 'pids off: P/C is no longer held to one task');
+is($t->cmd("echo +pids > $R/P/cgroup.subtree_control"), '', 'pids on again');
+reads("$R/P/C/pids.max", 'max', 'pids.max starts again at max');
+reads("$R/P/C/pids.events", 'max 0', 'pids.events at 0');
+reads("$R/P/C/pids.events.local", 'max 0', 'pids.events.local at 0');
+reads("$R/P/C/pids.current", '2', 'pids.current counts the two tasks');
+is($t->cmd("echo 1M > $R/P/C/memory.max"), '', 'P/C: memory.max 1M');
+my $hog2 = $t->run_pid("$R/P/C hog 2M");
+ok($t->until_true(30, sub { $t->transcript =~ /^\[pid $hog2 killed\]$/m }),
+   'a hog of 2M in P/C is OOM-killed');
+like($t->file("$R/P/C/memory.events"), qr/^oom_kill 1$/m, 'oom_kill 1');
+is($t->cmd("echo -memory > $R/P/cgroup.subtree_control"), '', 'P turns memory off');
+refused('ENOENT', "cat $R/P/C/memory.max");
+is($t->cmd("echo +memory > $R/P/cgroup.subtree_control"), '', 'memory on again');
+reads("$R/P/C/memory.max", 'max', 'memory.max starts again at max');
+reads("$R/P/C/memory.events", $events0, 'memory.events at 0');
+reads("$R/P/C/memory.events.local", $events0, 'memory.events.local at 0');
+is($t->file("$R/P/C/memory.peak"), $t->file("$R/P/C/memory.current"),
+   'memory.peak starts again at memory.current');
+is($t->cmd("echo 1 > $R/P/C/cgroup.kill"), '', 'cgroup.kill P/C');
+ok($t->until_true(30, sub { $t->cmd("rmdir $R/P/C") eq '' }), 'rmdir P/C');
+is($t->cmd("rmdir $R/P"), '', 'rmdir P');
 
 # --- removal ----------------------------------------------------------------
 refused('EBUSY', "rmdir $R/A", "rmdir $R/A/B");

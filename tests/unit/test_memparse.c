@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * tests/unit/test_memparse.c - the size syntax (docs/interface.md) and the
- * strict integer parser, table-driven: every accepted form with its value, and
- * every rejected one.
+ * tests/unit/test_memparse.c - the v1 size syntax (docs/interface.md), the
+ * strict integer parser, and cgroup v2's sizes and integers in Linux's
+ * syntax, table-driven: every accepted form with its value, and every
+ * rejected one.
  */
 #include <errno.h>
 #include <limits.h>
@@ -188,6 +189,124 @@ static void test_parse_int_table(void **state)
 	assert_int_equal(parse_int(NULL, &(long){0}), -EINVAL);
 }
 
+/* cgroup v2's sizes: Linux's memparse, C's notation, k to e. */
+static const struct size_case linux_cases[] = {
+	{"0", 0, 0},
+	{"4097", 0, 4097},                     /* not rounded: the caller does */
+	{"010", 0, 8},                         /* octal, as Linux reads it */
+	{"0x10", 0, 16},
+	{"0X10k", 0, 16 << 10},
+	{"1k", 0, 1024},
+	{"1K", 0, 1024},
+	{"1m", 0, 1u << 20},
+	{"1G", 0, 1ull << 30},
+	{"1t", 0, 1ull << 40},
+	{"1T", 0, 1ull << 40},
+	{"1p", 0, 1ull << 50},
+	{"1P", 0, 1ull << 50},
+	{"1e", 0, 1ull << 60},
+	{"0x1e", 0, 30},                       /* e is a hex digit there */
+	{"15E", 0, 15ull << 60},
+	{"18446744073709551615", 0, UINT64_MAX},
+	{"", -EINVAL, 0},
+	{"k", -EINVAL, 0},
+	{"-1", -EINVAL, 0},
+	{"+1", -EINVAL, 0},
+	{" 1", -EINVAL, 0},
+	{"1 ", -EINVAL, 0},
+	{"08", -EINVAL, 0},                    /* not an octal digit */
+	{"0x", -EINVAL, 0},
+	{"1kk", -EINVAL, 0},
+	{"1KiB", -EINVAL, 0},
+	{"1x", -EINVAL, 0},
+	{"1.5", -EINVAL, 0},
+	{"16e", -EINVAL, 0},                   /* 2^64: past 64 bits */
+	{"18446744073709551616", -EINVAL, 0},
+};
+
+static void test_memparse_linux_table(void **state)
+{
+	for (size_t i = 0; i < sizeof(linux_cases) / sizeof(linux_cases[0]);
+	     i++) {
+		const struct size_case *c = &linux_cases[i];
+		uint64_t bytes = 12345;
+		int ret = memparse_linux(c->text, &bytes);
+
+		if (ret != c->ret)
+			fail_msg("memparse_linux(\"%s\") returned %d, "
+				 "expected %d", c->text, ret, c->ret);
+		if (ret == 0 && bytes != c->bytes)
+			fail_msg("memparse_linux(\"%s\") = %llu, expected %llu",
+				 c->text, (unsigned long long)bytes,
+				 (unsigned long long)c->bytes);
+		if (ret != 0 && bytes != 12345)
+			fail_msg("memparse_linux(\"%s\") failed but changed "
+				 "the result", c->text);
+	}
+	assert_int_equal(memparse_linux(NULL, &(uint64_t){0}), -EINVAL);
+}
+
+struct c_int_case {
+	const char *text;
+	int ret;
+	long long value;
+};
+
+/* cgroup v2's integers: Linux's kstrtoll(s, 0). */
+static const struct c_int_case c_int_cases[] = {
+	{"0", 0, 0},
+	{"42", 0, 42},
+	{"+42", 0, 42},
+	{"-42", 0, -42},
+	{"0x10", 0, 16},
+	{"0X10", 0, 16},
+	{"-0x10", 0, -16},
+	{"+0x10", 0, 16},
+	{"020", 0, 16},
+	{"00", 0, 0},
+	{"9223372036854775807", 0, LLONG_MAX},
+	{"-9223372036854775808", 0, LLONG_MIN},
+	{"", -EINVAL, 0},
+	{"+", -EINVAL, 0},
+	{"-", -EINVAL, 0},
+	{"+-1", -EINVAL, 0},
+	{"--1", -EINVAL, 0},
+	{" 1", -EINVAL, 0},
+	{"1 ", -EINVAL, 0},
+	{"- 1", -EINVAL, 0},
+	{"0x", -EINVAL, 0},
+	{"08", -EINVAL, 0},
+	{"1x", -EINVAL, 0},
+	{"1k", -EINVAL, 0},
+	{"1.5", -EINVAL, 0},
+	{"max", -EINVAL, 0},
+	{"9223372036854775808", -ERANGE, 0},
+	{"-9223372036854775809", -ERANGE, 0},
+	{"99999999999999999999", -ERANGE, 0},
+	{"0xffffffffffffffffff", -ERANGE, 0},
+};
+
+static void test_parse_c_int_table(void **state)
+{
+	for (size_t i = 0; i < sizeof(c_int_cases) / sizeof(c_int_cases[0]);
+	     i++) {
+		const struct c_int_case *c = &c_int_cases[i];
+		long long value = 12345;
+		int ret = parse_c_int(c->text, &value);
+
+		if (ret != c->ret)
+			fail_msg("parse_c_int(\"%s\") returned %d, expected %d",
+				 c->text, ret, c->ret);
+		if (ret == 0 && value != c->value)
+			fail_msg("parse_c_int(\"%s\") = %lld, expected %lld",
+				 c->text, value, c->value);
+		if (ret != 0 && value != 12345)
+			fail_msg("parse_c_int(\"%s\") failed but changed the "
+				 "result", c->text);
+	}
+	assert_int_equal(parse_c_int(NULL, &(long long){0}), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -195,6 +314,8 @@ int main(void)
 		cmocka_unit_test(test_memparse_null),
 		cmocka_unit_test(test_memparse_alignment),
 		cmocka_unit_test(test_parse_int_table),
+		cmocka_unit_test(test_memparse_linux_table),
+		cmocka_unit_test(test_parse_c_int_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
