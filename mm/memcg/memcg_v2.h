@@ -85,6 +85,11 @@ void memcg_v2_set_max(struct mem_cgroup *memcg, int64_t bytes);
  * to it if above; never kills, never refuses. */
 void memcg_v2_set_high(struct mem_cgroup *memcg, int64_t bytes);
 
+/* Pages of user memory a task allocates in one go between two looks at
+ * memory.high (Linux: MEMCG_CHARGE_BATCH, the overage after which it
+ * throttles within the charge rather than on the way to user space). */
+#define MEMCG_HIGH_BATCH 64
+
 /*
  * memcg_v2_throttle - the current task is about to fork or allocate: if
  * its domain (or an ancestor) is above memory.high, count high, reclaim,

@@ -247,12 +247,16 @@ int user_memory_alloc(unsigned long nr_pages, enum user_page_kind kind)
 
 	if (!task)
 		return -EINVAL;
-	memcg_v2_throttle();  /* above memory.high: pay for it first */
 	for (unsigned long i = 0; i < nr_pages; i++) {
 		struct mem_cgroup *memcg;
 		struct page *page;
 		int ret;
 
+		/* Above memory.high: pay for it first, and again every batch
+		 * of pages of a long allocation, as Linux handles memory.high
+		 * within a charge once a batch is over it. */
+		if (i % MEMCG_HIGH_BATCH == 0)
+			memcg_v2_throttle();
 		if (task_kill_pending(task))
 			return -ENOMEM;
 		/* The task's domain now (it may be moved between pages). A

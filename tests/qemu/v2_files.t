@@ -227,6 +227,28 @@ cmp_ok($t->file("$R/O/memory.current"), '<=', 1048576, 'O: within 1M');
 is($t->cmd("echo 1 > $R/O/cgroup.kill"), '', 'cgroup.kill O');
 ok($t->until_true(30, sub { $t->cmd("rmdir $R/O") eq '' }), 'rmdir O');
 
+# --- memory.high within one long allocation ---------------------------------
+# Linux handles memory.high inside a charge once a batch of pages is over
+# it (test_memcg_high's check): one allocation of 3M under a high of 1M is
+# pulled back to about 1M, and high is counted.
+is($t->cmd("mkdir $R/H"), '', 'mkdir H');
+is($t->cmd("echo 1M > $R/H/memory.high"), '', 'H: memory.high 1M');
+my $cache = $t->run_pid("$R/H cache 3M");
+ok($t->until_true(30, sub { $t->file("$R/H/memory.events") =~ /^high [1-9]/m }),
+   'one cache 3M counts high');
+ok($t->until_true(30, sub { $t->file("$R/H/memory.stat") =~ /^file [1-9]/m }),
+   'its cache pages are charged');
+# Once it is done: at most the pages since its last look at high (64) and
+# a stock's batch charged ahead (32) above it; without the looks, 3M.
+# (ps's last column, WORK, is the pages it holds once it is done.)
+ok($t->until_true(30, sub { ($t->cmd('ps', 60) // '') =~ /^\s*$cache\s.*\scache\s+[1-9]\d*\s*$/m }),
+   'the cache is done');
+cmp_ok($t->file("$R/H/memory.current"), '<=', 1048576 + (64 + 32) * 4096,
+       'and held within 96 pages of memory.high');
+like($t->file("$R/H/memory.events"), qr/^max 0\noom 0\noom_kill 0$/m, 'nothing killed');
+is($t->cmd("echo 1 > $R/H/cgroup.kill"), '', 'cgroup.kill H');
+ok($t->until_true(30, sub { $t->cmd("rmdir $R/H") eq '' }), 'rmdir H');
+
 # --- a controller turned off, then on again -------------------------------
 # Linux gives the child a new css of the controller: the limit goes with
 # the files, and the events and the peak start again; the tasks stay.
