@@ -97,24 +97,34 @@ static const struct size_case size_cases[] = {
 	{"9007199254740992k", -EINVAL, 0},            /* 2^63 */
 };
 
-static void test_memparse_table(void **state)
+/* check_sizes - each case through parse (named name): its return, its
+ * value, and nothing written on a failure. */
+static void check_sizes(const char *name,
+			int (*parse)(const char *, uint64_t *),
+			const struct size_case *cases, size_t n)
 {
-	for (size_t i = 0; i < sizeof(size_cases) / sizeof(size_cases[0]); i++) {
-		const struct size_case *c = &size_cases[i];
+	for (size_t i = 0; i < n; i++) {
+		const struct size_case *c = &cases[i];
 		uint64_t bytes = 12345;
-		int ret = memparse_size(c->text, &bytes);
+		int ret = parse(c->text, &bytes);
 
 		if (ret != c->ret)
-			fail_msg("memparse_size(\"%s\") returned %d, expected %d",
+			fail_msg("%s(\"%s\") returned %d, expected %d", name,
 				 c->text, ret, c->ret);
 		if (ret == 0 && bytes != c->bytes)
-			fail_msg("memparse_size(\"%s\") = %llu, expected %llu",
+			fail_msg("%s(\"%s\") = %llu, expected %llu", name,
 				 c->text, (unsigned long long)bytes,
 				 (unsigned long long)c->bytes);
 		if (ret != 0 && bytes != 12345)
-			fail_msg("memparse_size(\"%s\") failed but changed the result",
-				 c->text);
+			fail_msg("%s(\"%s\") failed but changed the result",
+				 name, c->text);
 	}
+}
+
+static void test_memparse_table(void **state)
+{
+	check_sizes("memparse_size", memparse_size, size_cases,
+		    sizeof(size_cases) / sizeof(size_cases[0]));
 }
 
 static void test_memparse_null(void **state)
@@ -226,23 +236,8 @@ static const struct size_case linux_cases[] = {
 
 static void test_memparse_linux_table(void **state)
 {
-	for (size_t i = 0; i < sizeof(linux_cases) / sizeof(linux_cases[0]);
-	     i++) {
-		const struct size_case *c = &linux_cases[i];
-		uint64_t bytes = 12345;
-		int ret = memparse_linux(c->text, &bytes);
-
-		if (ret != c->ret)
-			fail_msg("memparse_linux(\"%s\") returned %d, "
-				 "expected %d", c->text, ret, c->ret);
-		if (ret == 0 && bytes != c->bytes)
-			fail_msg("memparse_linux(\"%s\") = %llu, expected %llu",
-				 c->text, (unsigned long long)bytes,
-				 (unsigned long long)c->bytes);
-		if (ret != 0 && bytes != 12345)
-			fail_msg("memparse_linux(\"%s\") failed but changed "
-				 "the result", c->text);
-	}
+	check_sizes("memparse_linux", memparse_linux, linux_cases,
+		    sizeof(linux_cases) / sizeof(linux_cases[0]));
 	assert_int_equal(memparse_linux(NULL, &(uint64_t){0}), -EINVAL);
 }
 
