@@ -52,28 +52,9 @@ static int suffix_shift(char c, int max_shift)
 	return shift <= max_shift ? shift : -1;
 }
 
-int memparse_size(const char *s, uint64_t *bytes)
-{
-	uint64_t v;
-
-	if (!s)
-		return -EINVAL;
-	if (strcmp(s, "-1") == 0) {
-		*bytes = SIZE_UNLIMITED;
-		return 0;
-	}
-	if (memparse_bytes(s, &v))
-		return -EINVAL;
-	/* Round up to a page; past the last page multiple means unlimited. */
-	if (v > SIZE_MAX_ALIGNED)
-		*bytes = SIZE_UNLIMITED;
-	else
-		*bytes = (v + MEMPARSE_ALIGN - 1) &
-			 ~(uint64_t)(MEMPARSE_ALIGN - 1);
-	return 0;
-}
-
-int memparse_bytes(const char *s, uint64_t *bytes)
+/* memparse_bytes - memparse_size's syntax without -1 and without the
+ * rounding: the exact number of bytes, at most 2^63 - 1. */
+static int memparse_bytes(const char *s, uint64_t *bytes)
 {
 	unsigned int base = 10;
 	uint64_t v = 0;
@@ -101,6 +82,27 @@ int memparse_bytes(const char *s, uint64_t *bytes)
 	if (v > (SIZE_UNLIMITED >> shift))
 		return -EINVAL;
 	*bytes = v << shift;
+	return 0;
+}
+
+int memparse_size(const char *s, uint64_t *bytes)
+{
+	uint64_t v;
+
+	if (!s)
+		return -EINVAL;
+	if (strcmp(s, "-1") == 0) {
+		*bytes = SIZE_UNLIMITED;
+		return 0;
+	}
+	if (memparse_bytes(s, &v))
+		return -EINVAL;
+	/* Round up to a page; past the last page multiple means unlimited. */
+	if (v > SIZE_MAX_ALIGNED)
+		*bytes = SIZE_UNLIMITED;
+	else
+		*bytes = (v + MEMPARSE_ALIGN - 1) &
+			 ~(uint64_t)(MEMPARSE_ALIGN - 1);
 	return 0;
 }
 

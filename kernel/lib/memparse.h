@@ -47,13 +47,6 @@
 int memparse_size(const char *s, uint64_t *bytes);
 
 /*
- * memparse_bytes - the same syntax without -1 and without rounding: the
- * exact number of bytes (cgroup v2's files round down themselves).
- * Returns 0, or -EINVAL (and *bytes is left unchanged).
- */
-int memparse_bytes(const char *s, uint64_t *bytes);
-
-/*
  * memparse_linux - a size as Linux's memparse() reads it: the syntax of
  * cgroup v2's memory.max, memory.high, memory.min and memory.low. A
  * number in C's notation without a sign (decimal, 0x hex, or octal after

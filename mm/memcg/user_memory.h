@@ -40,12 +40,13 @@ void user_memory_task_init(struct task *task);
  *
  * Each page is charged to the task's domain, then allocated (zeroed: the
  * program has touched it). In cgroup v2 a domain above memory.high
- * throttles the task first, and every MEMCG_HIGH_BATCH pages. A charge over the limit reclaims cache pages
- * of the domain's subtree, up to MEM_CGROUP_RECLAIM_RETRIES times, then
- * calls the domain's OOM killer (mm/memcg/memcg_oom.c): another task may be
- * killed and this one waits for the memory, or, with oom_kill_disable,
- * it waits until memory is freed or the limit raised. System tasks and
- * tasks in the root are not charged. Task context only; may sleep.
+ * throttles the task first, and every MEMCG_HIGH_BATCH pages. A charge
+ * over the limit reclaims cache pages of the domain's subtree, up to
+ * MEM_CGROUP_RECLAIM_RETRIES times, then calls the domain's OOM killer
+ * (mm/memcg/memcg_oom.c): another task may be killed and this one waits
+ * for the memory, or, with oom_kill_disable, it waits until memory is
+ * freed or the limit raised. System tasks and tasks in the root are not
+ * charged. Task context only; may sleep.
  *
  * Returns 0 when all nr_pages are allocated, or -ENOMEM: this task was
  * chosen by the OOM killer (or has been killed), or no memory is left.
