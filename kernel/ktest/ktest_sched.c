@@ -546,6 +546,9 @@ static void ktest_sched_fork_exit_cycles(struct ktest *t)
 
 	KTEST_EXPECT(t, n == FORK_EXIT_OPS, "every fork succeeded");
 	KTEST_EXPECT(t, quiet_tasks(tasks0), "every task reaped");
+	/* A reaped task's stack was freed first: none is left to free. */
+	KTEST_EXPECT(t, exited_stacks_unfreed() == 0,
+		     "no exited task's stack left to free");
 	if (n == 0)
 		return;
 	qsort(samples, n, sizeof(uint64_t), cmp_u64);

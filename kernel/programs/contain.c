@@ -225,11 +225,9 @@ static const char *commonest_errno(const struct forkbomb_stats *f)
 }
 
 /* remove_bomb - cgroup.kill, wait for the tasks to be reaped, rmdir,
- * wait for the domain to be freed, and for the task table to be back to
- * tasks_before (its size before the bomb). 0 or -errno (with
- * shell_error). */
-static int remove_bomb(const char *bomb, int bomb_pid,
-		       unsigned int tasks_before)
+ * wait for the domain to be freed and for the killed tasks' stacks to be
+ * freed. 0 or -errno (with shell_error). */
+static int remove_bomb(const char *bomb, int bomb_pid)
 {
 	char path[CTL_PATH_MAX], why[CTL_WHY_MAX];
 	uint64_t t0 = uptime_ms();
@@ -251,11 +249,11 @@ static int remove_bomb(const char *bomb, int bomb_pid,
 		return shell_error(-err, "%s", why);
 	while (nr_dying() > 0 && uptime_ms() - t0 < SETTLE_MS)
 		msleep(50);
-	/* A killed task leaves its domain's list before the reaper frees
-	 * its stack, and a domain whose kernel memory nobody charges
-	 * (pids.max in v1) is removed and freed meanwhile, with zombies
-	 * still holding stacks: MemFree must wait until they are reaped. */
-	while (nr_tasks() > tasks_before && uptime_ms() - t0 < SETTLE_MS)
+	/* A killed task leaves its domain before the reaper frees its
+	 * stack, and a domain whose kernel memory nobody charges (pids.max
+	 * in v1) is removed and freed meanwhile: MemFree must wait for the
+	 * stacks. */
+	while (exited_stacks_unfreed() > 0 && uptime_ms() - t0 < SETTLE_MS)
 		msleep(50);
 	return 0;
 }
@@ -266,7 +264,6 @@ static int contain(const struct mechanism *m, const char *good,
 	struct containment c = {0};
 	char limit[64];
 	unsigned long before, after;
-	unsigned int tasks_before;
 	int worker, bomb_pid, err;
 
 	if (!read_file(bomb, m->limit_file, limit, sizeof(limit)))
@@ -277,7 +274,6 @@ static int contain(const struct mechanism *m, const char *good,
 				   good);
 	msleep(200);  /* let it get going */
 	before = free_pages_settled();
-	tasks_before = nr_tasks();
 	memset(&forkbomb_stats, 0, sizeof(forkbomb_stats));
 	bomb_pid = spawn_in(bomb, "forkbomb");
 	if (bomb_pid < 0) {
@@ -288,7 +284,7 @@ static int contain(const struct mechanism *m, const char *good,
 	watch(m->name, bomb, worker, secs, verbose, &c);
 	long kills = oom_kills(bomb);
 
-	err = remove_bomb(bomb, bomb_pid, tasks_before);
+	err = remove_bomb(bomb, bomb_pid);
 	after = free_pages_settled();
 	stop_task(worker);
 	if (err)

@@ -200,6 +200,10 @@ static int demo_stop(const char *bomb)
 		return shell_error(-err, "%s", why);
 	while (nr_dying() > 0 && uptime_ms() - t0 < 30000)
 		msleep(50);
+	/* A domain without a kmem limit is not held by its killed tasks'
+	 * stacks (nobody charges them): wait for the reaper to free them. */
+	while (exited_stacks_unfreed() > 0 && uptime_ms() - t0 < 30000)
+		msleep(50);
 	unsigned long now = nr_free_pages();
 	char before[64] = "no 'demo start' before: nothing to compare";
 

@@ -36,6 +36,8 @@ static spinlock_t dead_lock = SPINLOCK_INIT;  /* interrupts off */
 static DECLARE_WAIT_QUEUE_HEAD(reaper_wq);
 /* Woken when a dead task's stack has been freed: `wait`ers. */
 static DECLARE_WAIT_QUEUE_HEAD(task_exit_wq);
+/* Tasks that have begun to exit and whose stacks are not freed yet. */
+static unsigned int nr_stacks_unfreed;
 
 _Noreturn void task_exit(void)
 {
@@ -43,6 +45,7 @@ _Noreturn void task_exit(void)
 
 	self->in_kernel++;
 	WRITE_ONCE(self->exiting, true);
+	__atomic_add_fetch(&nr_stacks_unfreed, 1, __ATOMIC_RELAXED);
 	if (self->prog_exit)
 		self->prog_exit(self);
 	mem_cgroup_exit_task(self);
@@ -91,6 +94,8 @@ static void reaper_main(struct task *self, const char *arg)
 
 			list_del_init(&task->dead_node);
 			free_stack(task);
+			__atomic_sub_fetch(&nr_stacks_unfreed, 1,
+					   __ATOMIC_RELEASE);
 			self->work++;
 			/* After free_stack: whoever reaps it, seeing this
 			 * bit, must find the stack gone (task_put checks). */
@@ -116,6 +121,11 @@ static const struct program reaper_program = {
 	.name = "reaper",
 	.main = reaper_main,
 };
+
+unsigned int exited_stacks_unfreed(void)
+{
+	return __atomic_load_n(&nr_stacks_unfreed, __ATOMIC_ACQUIRE);
+}
 
 void reaper_start(void)
 {

@@ -27,6 +27,15 @@ struct task;
 /* task_exit - the current task ends. Never returns. */
 _Noreturn void task_exit(void);
 
+/*
+ * exited_stacks_unfreed - tasks that have begun to exit (and so left
+ * their domains) whose stacks the reaper has not freed yet. A domain
+ * nobody charges for its tasks' stacks can be removed meanwhile; what
+ * reads MemFree after killing such a domain's tasks (`demo stop`,
+ * `contain`) waits for this to reach 0. A snapshot.
+ */
+unsigned int exited_stacks_unfreed(void);
+
 /* reaper_take - task has switched away for the last time (called by the
  * scheduler with interrupts off). */
 void reaper_take(struct task *task);
