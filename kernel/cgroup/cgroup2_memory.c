@@ -10,6 +10,7 @@
  *   memory.peak             the highest memory.current
  *   memory.events[.local]   low, high, max, oom, oom_kill, oom_group_kill
  *   memory.oom.group        0 or 1
+ *   memory.reclaim          write a size: drop that much of the cache
  *   memory.stat             key bytes, Linux's v2 keys in Linux's order
  *   memory.swap.current     0; memory.swap.max: max, or 0 (there is no swap)
  *
@@ -25,6 +26,7 @@
 #include "mm/memcg/memcg_stat.h"
 #include "mm/memcg/memcg_v2.h"
 #include "mm/memcg/memcontrol.h"
+#include "mm/memcg/user_memory.h"
 #include "mm/page.h"
 
 static struct mem_cgroup *file_memcg(struct ctl_node *file)
@@ -195,6 +197,35 @@ static int oom_group_write(struct ctl_node *file, const char *value)
 	return 0;
 }
 
+/* --- memory.reclaim ------------------------------------------------------ */
+
+/*
+ * Reclaim asked for ahead of need (Linux 5.19's memory.reclaim): drop the
+ * subtree's cache pages, as many as the size written, in whole pages.
+ * Fewer to drop than asked is EAGAIN, and what was dropped stays dropped,
+ * as in Linux. Linux retries up to 16 times, since its LRU lists may turn
+ * up more pages on a later pass; tally's reclaim finds every cache page in
+ * one pass, so a second could find nothing new.
+ */
+static int reclaim_write(struct ctl_node *file, const char *value)
+{
+	unsigned long wanted, dropped;
+	uint64_t bytes;
+
+	if (memparse_linux(value, &bytes))
+		return ctl_error(EINVAL, "'%s' is not a size (bytes, with an "
+				 "optional k, m, g, t, p or e)", value);
+	wanted = bytes / PAGE_SIZE;
+	if (wanted == 0)
+		return 0;
+	dropped = user_memory_reclaim(file_memcg(file), wanted);
+	if (dropped < wanted)
+		return ctl_error(EAGAIN, "reclaimed %lu of %lu pages: the "
+				 "subtree has no more cache pages", dropped,
+				 wanted);
+	return 0;
+}
+
 /* --- memory.stat ---------------------------------------------------------- */
 
 /*
@@ -270,6 +301,7 @@ static const struct ctl_ops oom_group_ops = {
 	.read = oom_group_read,
 	.write = oom_group_write,
 };
+static const struct ctl_ops reclaim_ops = {.write = reclaim_write};
 const struct ctl_ops cgroup2_memory_stat_ops = {.read = stat_read};
 static const struct ctl_ops swap_max_ops = {
 	.read = swap_max_read,
@@ -288,6 +320,7 @@ const struct cgroup2_file cgroup2_memory_files[] = {
 	{"memory.events", &events_ops, true},
 	{"memory.events.local", &events_local_ops, true},
 	{"memory.oom.group", &oom_group_ops, true},
+	{"memory.reclaim", &reclaim_ops, true},
 	{"memory.stat", &cgroup2_memory_stat_ops, true},
 	{"memory.swap.current", &zero_ops, true},
 	{"memory.swap.max", &swap_max_ops, true},

@@ -249,6 +249,40 @@ like($t->file("$R/H/memory.events"), qr/^max 0\noom 0\noom_kill 0$/m, 'nothing k
 is($t->cmd("echo 1 > $R/H/cgroup.kill"), '', 'cgroup.kill H');
 ok($t->until_true(30, sub { $t->cmd("rmdir $R/H") eq '' }), 'rmdir H');
 
+# --- memory.reclaim ----------------------------------------------------------
+# Reclaim asked for ahead of need (test_memcg_reclaim's file): cache pages
+# go, as many as asked; asking for more than there are drops what there is
+# and answers EAGAIN; a hog's pages are not cache and stay.
+is($t->cmd("mkdir $R/M"), '', 'mkdir M');
+my $mcache = $t->run_pid("$R/M cache 2M");
+ok($t->until_true(30, sub { ($t->cmd('ps', 60) // '') =~ /^\s*$mcache\s.*\scache\s+[1-9]\d*\s*$/m }),
+   'M: cache 2M is done');
+my $stat_file = sub { ($t->file("$R/M/memory.stat") =~ /^file (\d+)$/m)[0] };
+is($stat_file->(), 2097152, 'M: 2M of cache');
+my $current = $t->file("$R/M/memory.current");
+refused('EINVAL', map { "echo $_ > $R/M/memory.reclaim" } 'x', '1x', '-1',
+	'max', '1M2');
+is($stat_file->(), 2097152, 'bad writes reclaimed nothing');
+is($t->cmd("echo 0 > $R/M/memory.reclaim"), '', 'reclaim 0: nothing to do');
+is($t->cmd("echo 1M > $R/M/memory.reclaim"), '', 'reclaim 1M');
+is($stat_file->(), 1048576, '1M of cache left');
+is($t->file("$R/M/memory.current"), $current - 1048576,
+   'memory.current fell by 1M');
+is($t->cmd("echo 6000 > $R/M/memory.reclaim"), '',
+   'reclaim 6000 bytes: one whole page');
+is($stat_file->(), 1048576 - 4096, 'one page less');
+refused('EAGAIN', "echo 2M > $R/M/memory.reclaim");
+is($stat_file->(), 0, 'EAGAIN, but the cache that was there is dropped');
+my $mhog = $t->run_pid("$R/M hog 1M");
+ok($t->until_true(30, sub { $t->file("$R/M/memory.stat") =~ /^anon 1048576$/m }),
+   'M: a hog of 1M');
+refused('EAGAIN', "echo 4k > $R/M/memory.reclaim");
+like($t->file("$R/M/memory.stat"), qr/^anon 1048576$/m, "the hog's pages stay");
+like($t->file("$R/M/memory.events"), qr/^max 0\noom 0\noom_kill 0$/m,
+     'reclaim counts no event and kills nothing');
+is($t->cmd("echo 1 > $R/M/cgroup.kill"), '', 'cgroup.kill M');
+ok($t->until_true(30, sub { $t->cmd("rmdir $R/M") eq '' }), 'rmdir M');
+
 # --- a controller turned off, then on again -------------------------------
 # Linux gives the child a new css of the controller: the limit goes with
 # the files, and the events and the peak start again; the tasks stay.
