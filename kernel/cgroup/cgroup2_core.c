@@ -7,9 +7,10 @@
  *   cgroup.controllers      what this directory may enable
  *   cgroup.subtree_control  what it enables: "+memory -pids"
  *   cgroup.procs            its live tasks; write a PID to move one here
- *   cgroup.events           populated 0|1, frozen 0 (not in the root)
+ *   cgroup.events           populated 0|1, frozen 0|1 (not in the root)
  *   cgroup.stat             nr_descendants, nr_dying_descendants
  *   cgroup.max.descendants, cgroup.max.depth   "max" or a number
+ *   cgroup.freeze           0|1: stop the subtree's tasks (not in the root)
  *   cgroup.kill             write 1: kill the subtree (not in the root)
  *   cgroup.type             "domain" (not in the root)
  */
@@ -164,8 +165,10 @@ static bool populated(struct mem_cgroup *memcg)
 
 static int events_read(struct ctl_node *file, char *buf, size_t size)
 {
-	return snprintf(buf, size, "populated %d\nfrozen 0\n",
-			populated(file_cg(file)->memcg));
+	struct mem_cgroup *memcg = file_cg(file)->memcg;
+
+	return snprintf(buf, size, "populated %d\nfrozen %d\n",
+			populated(memcg), mem_cgroup_frozen(memcg));
 }
 
 /* count_descendants - visible ones under memcg, and dying ones: removed,
@@ -256,7 +259,29 @@ static int max_write(struct ctl_node *file, const char *value)
 	return 0;
 }
 
-/* --- cgroup.kill, cgroup.type --------------------------------------------- */
+/* --- cgroup.freeze, cgroup.kill, cgroup.type ------------------------------ */
+
+static int freeze_read(struct ctl_node *file, char *buf, size_t size)
+{
+	return snprintf(buf, size, "%d\n",
+			READ_ONCE(file_cg(file)->memcg->v2.freeze));
+}
+
+static int freeze_write(struct ctl_node *file, const char *value)
+{
+	long long v;
+	int ret = parse_c_int_fits(value, &v);
+
+	if (ret)
+		return ret;
+	if (v != 0 && v != 1)
+		return ctl_error(ERANGE, "write 1 to freeze the cgroup's "
+				 "tasks, 0 to thaw them");
+	/* The tasks stop at their next chance: cgroup.events says frozen
+	 * 1 once they all have. */
+	mem_cgroup_freeze(file_cg(file)->memcg, v == 1);
+	return 0;
+}
 
 static int kill_write(struct ctl_node *file, const char *value)
 {
@@ -298,6 +323,10 @@ static const struct ctl_ops procs_ops = {
 static const struct ctl_ops events_ops = {.read = events_read};
 static const struct ctl_ops stat_ops = {.read = stat_read};
 static const struct ctl_ops max_ops = {.read = max_read, .write = max_write};
+static const struct ctl_ops freeze_ops = {
+	.read = freeze_read,
+	.write = freeze_write,
+};
 static const struct ctl_ops kill_ops = {.write = kill_write};
 static const struct ctl_ops type_ops = {
 	.read = type_read,
@@ -313,6 +342,7 @@ const struct cgroup2_file cgroup2_core_files[] = {
 	{"cgroup.max.descendants", &max_ops, false},
 	{"cgroup.max.depth", &max_ops, false},
 	{"cgroup.stat", &stat_ops, false},
+	{"cgroup.freeze", &freeze_ops, true},
 	{"cgroup.kill", &kill_ops, true},
 };
 const size_t cgroup2_nr_core_files = ARRAY_SIZE(cgroup2_core_files);

@@ -26,7 +26,9 @@
  * usage they reclaim and OOM-kill), `+memory`/`-memory` in
  * cgroup.subtree_control instead of use_hierarchy (which makes `run` and
  * moves into that directory EBUSY: no internal processes), cgroup.procs
- * for tasks, and the bomb contained by memory.max 1M and OOM kills.
+ * for tasks, the bomb contained by memory.max 1M and OOM kills, and
+ * cgroup.freeze: tasks frozen and thawed while others kill, move and
+ * OOM-kill them.
  *
  * Every operation goes through the path operations of kernel/fs/ctlfs.h
  * (ctl_mkdir, ctl_rmdir, ctl_write, ctl_read), and `run`, `kill` and
@@ -71,12 +73,12 @@
 
 enum stress_op {
 	OP_MKDIR, OP_RMDIR, OP_LIMIT, OP_HIERARCHY, OP_READ, OP_RUN,
-	OP_KILL, OP_MOVE, OP_CGROUP_KILL, NR_OPS
+	OP_KILL, OP_MOVE, OP_CGROUP_KILL, OP_FREEZE, NR_OPS
 };
 
 static const char *const op_names[NR_OPS] = {
 	"mkdir", "rmdir", "limit", "use_hierarchy", "read", "run",
-	"kill", "move", "cgroup.kill",
+	"kill", "move", "cgroup.kill", "cgroup.freeze",
 };
 
 /* op_name - use_hierarchy is cgroup.subtree_control in v2. */
@@ -89,8 +91,14 @@ static const char *op_name(enum stress_op op)
 
 /* How often each is chosen, out of the sum. */
 static const unsigned int op_weights[NR_OPS] = {
-	20, 14, 14, 4, 8, 14, 10, 10, 3,
+	20, 14, 14, 4, 8, 14, 10, 10, 3, 4,
 };
+
+/* op_weight - v1 has no cgroup.freeze. */
+static unsigned int op_weight(enum stress_op op)
+{
+	return op == OP_FREEZE && !cgroup_v2 ? 0 : op_weights[op];
+}
 
 /* The totals of every worker of the running stress (one at a time). */
 static struct {
@@ -171,6 +179,7 @@ static const int kill_all_ok[] = {ENOENT, ENOMEM, 0};
 static const int subtree_ok[] = {ENOENT, EBUSY, ENOMEM, 0};
 static const int run_v2_ok[] = {ENOENT, EBUSY, ENOMEM, 0};
 static const int move_v2_ok[] = {ENOENT, ENODEV, ESRCH, EBUSY, ENOMEM, 0};
+static const int freeze_ok[] = {ENOENT, ENOMEM, 0};
 
 /* tasks_file - where a directory's tasks are listed and moved to. */
 static const char *tasks_file(void)
@@ -262,10 +271,10 @@ static void stress_one(struct stress_worker *w)
 	int ret;
 
 	for (op = 0; op < NR_OPS; op++)
-		total += op_weights[op];
+		total += op_weight(op);
 	pick = rnd_below(w, total);
 	for (op = 0; op < NR_OPS - 1; op++) {
-		sum += op_weights[op];
+		sum += op_weight(op);
 		if (pick < sum)
 			break;
 	}
@@ -352,6 +361,11 @@ static void stress_one(struct stress_worker *w)
 		ret = ctl_write(path, value, w->why);
 		expect(ret, cgroup_v2 ? move_v2_ok : move_ok, op, path,
 		       w->why);
+		break;
+	case OP_FREEZE:
+		snprintf(path, sizeof(path), "%s/cgroup.freeze", dir);
+		ret = ctl_write(path, rnd_below(w, 2) ? "1" : "0", w->why);
+		expect(ret, freeze_ok, op, path, w->why);
 		break;
 	default:
 		snprintf(path, sizeof(path), "%s/cgroup.kill", dir);
@@ -528,7 +542,8 @@ void stress_main(struct task *self, const char *arg)
 	       clean ? "" : "; the stress tree could not be removed");
 	printk("stress:");
 	for (int op = 0; op < NR_OPS; op++)
-		printk(" %s %lu", op_name(op), stress.ops[op]);
+		if (op_weight(op))
+			printk(" %s %lu", op_name(op), stress.ops[op]);
 	printk("\n");
 	__atomic_store_n(&stress.running, false, __ATOMIC_RELEASE);
 	kernel_leave(self);

@@ -41,6 +41,7 @@
 
 #include "arch/x86_64/asm/cpu.h"
 #include "kernel/sched/exit.h"
+#include "kernel/sched/freezer.h"
 #include "kernel/sched/program.h"
 #include "kernel/sched/sched.h"
 #include "kernel/task/task.h"
@@ -117,7 +118,12 @@ void task_entry(void)
 	local_irq_enable();
 	if (!READ_ONCE(self->killed)) {
 		self->in_kernel = 0;
-		self->prog->main(self, self->arg);
+		/* Born into a frozen cgroup: the program waits for the
+		 * thaw. */
+		if (READ_ONCE(self->freezing))
+			task_freeze(self);
+		if (!READ_ONCE(self->killed))
+			self->prog->main(self, self->arg);
 	}
 	task_exit();
 }

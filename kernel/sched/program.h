@@ -22,6 +22,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "kernel/sched/freezer.h"
 #include "kernel/task/task.h"
 #include "mm/memcg/user_memory.h"
 
@@ -51,12 +52,18 @@ static inline void kernel_enter(struct task *self)
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 }
 
-/* kernel_leave - the service is done; a task killed meanwhile exits. */
+/* kernel_leave - the service is done; a task whose cgroup was frozen
+ * meanwhile stops here until the thaw, and a task killed meanwhile (or
+ * while stopped) exits. */
 static inline void kernel_leave(struct task *self)
 {
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);  /* the service's work first */
 	self->in_kernel--;
-	if (self->in_kernel == 0 && READ_ONCE(self->killed))
+	if (self->in_kernel != 0)
+		return;
+	if (READ_ONCE(self->freezing))
+		task_freeze(self);
+	if (READ_ONCE(self->killed))
 		task_exit();
 }
 

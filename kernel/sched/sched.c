@@ -31,6 +31,7 @@
 #include "arch/x86_64/trap.h"
 #include "kernel/lib/emit.h"
 #include "kernel/sched/exit.h"
+#include "kernel/sched/freezer.h"
 #include "kernel/base/panic.h"
 #include "kernel/base/platform.h"
 #include "kernel/task/runqueue.h"
@@ -267,9 +268,9 @@ void preempt_schedule(void)
 /*
  * sched_irq_exit - the way out of every interrupt that did not nest, with
  * interrupts off (arch/x86_64/trap.c irq_exit_hook). A preemption point:
- * a killed task exits here if it was running its program (not inside a
- * kernel service, holding nothing), and a task whose time is up gives
- * way.
+ * a task that was running its program (not inside a kernel service,
+ * holding nothing) stops here if its cgroup is frozen, and exits here if
+ * it was killed; and a task whose time is up gives way.
  */
 static void sched_irq_exit(struct trap_frame *frame)
 {
@@ -279,10 +280,17 @@ static void sched_irq_exit(struct trap_frame *frame)
 	if (!sc || !sc->ready || preempt_count() != 0)
 		return;
 	task = sc->curr;
-	if (task->killed && !task->exiting && task->in_kernel == 0 &&
+	if (task->in_kernel == 0 && !task->exiting &&
 	    !(task->flags & TASK_SYSTEM)) {
-		local_irq_enable();
-		task_exit();
+		if (READ_ONCE(task->freezing) && !task->killed) {
+			local_irq_enable();
+			task_freeze(task);
+			local_irq_disable();
+		}
+		if (task->killed) {
+			local_irq_enable();
+			task_exit();
+		}
 	}
 	if (this_cpu()->need_resched)
 		__schedule(true);

@@ -117,6 +117,11 @@ struct task {
 	struct rq_entity se;
 	unsigned int cpu;             /* its run queue (or last one) */
 	bool on_rq;                   /* runnable: queued or running */
+	/* The freezer (kernel/sched/freezer.c), in the hole before an int:
+	 * its cgroup is frozen, so it stops at its next chance; and it is
+	 * stopped, asleep in the freezer. */
+	volatile bool freezing;
+	volatile bool frozen;
 	int saved_preempt_count;      /* the CPU's count while switched out */
 	/* /proc/PID/oom_score_adj, -1000..1000: moves the v2 OOM killer's
 	 * score (mm/memcg/memcg_v2.c; -1000: never chosen); inherited

@@ -54,6 +54,22 @@ void task_kill(struct task *task);
 bool task_kill_pending(const struct task *task);
 
 /*
+ * task_set_freezing - task's cgroup has just become frozen (true) or
+ * thawed (false), or task has entered a cgroup that is or is not: it
+ * stops at its next chance and sleeps until thawed (kernel/sched/
+ * freezer.c), or, thawed, goes on. Called with memcg_tree_lock held:
+ * never sleeps. Nothing for a TASK_SYSTEM task.
+ */
+void task_set_freezing(struct task *task, bool freezing);
+
+/*
+ * task_stopped - is task running none of its program, and unable to until
+ * it is woken: asleep in the freezer or anywhere else, or not started?
+ * A snapshot, for cgroup.events' frozen. Any context.
+ */
+bool task_stopped(const struct task *task);
+
+/*
  * oom_wait - the current task waits in a domain's OOM: sleep until
  * oom_wake_all() is called or a short time (a few ticks) has passed,
  * whichever is first. May return at once. Called without locks held, from

@@ -47,6 +47,9 @@ struct memcg_v2 {
 	int64_t high;     /* bytes, a page multiple; RES_COUNTER_MAX: max */
 	int64_t min, low; /* read back; no protection is implemented */
 	bool oom_group;   /* memory.oom.group: kill the domain as a whole */
+	/* cgroup.freeze (Linux: cgrp->freezer), under memcg_tree_lock: */
+	bool freeze;      /* 1 was written here */
+	bool e_freeze;    /* here or in an ancestor: its tasks stop */
 };
 
 /* memcg_v2_domain_init - a new domain (or the root at boot): v2's

@@ -291,6 +291,7 @@ int mem_cgroup_create(struct mem_cgroup *parent, const char *name,
 	if (hierarchical && memcg_kmem_is_accounted(parent))
 		memcg->view.kmem_accounted = 1ul << KMEM_ACCOUNTED_PARENT;
 	memcg->parent = parent;
+	memcg->v2.e_freeze = parent->v2.e_freeze;  /* born frozen, or not */
 	mem_cgroup_get(parent);
 	list_add_tail(&memcg->sibling, &parent->children);
 	memcg_all_add(memcg);
@@ -512,6 +513,8 @@ static void task_enter(struct task *task, struct mem_cgroup *memcg)
 	memcg->nr_tasks++;
 	WRITE_ONCE(task->memcg, memcg);
 	task_update_payer(task);
+	/* Into a frozen cgroup, it stops; out of one, it goes on. */
+	task_set_freezing(task, memcg->v2.e_freeze);
 }
 
 /* task_in_domain - is task on its domain's list (not exited)? */
@@ -635,6 +638,43 @@ int mem_cgroup_kill_tasks(struct mem_cgroup *memcg)
 	}
 	memcg_tree_unlock();
 	return killed;
+}
+
+void mem_cgroup_freeze(struct mem_cgroup *memcg, bool freeze)
+{
+	struct mem_cgroup *pos;
+	struct task *task;
+
+	memcg_tree_lock();
+	memcg->v2.freeze = freeze;
+	/* Parents before children: each takes its parent's answer. */
+	for_each_mem_cgroup_tree(pos, memcg) {
+		pos->v2.e_freeze = pos->v2.freeze ||
+				   (pos->parent && pos->parent->v2.e_freeze);
+		list_for_each_entry(task, &pos->tasks, memcg_node)
+			task_set_freezing(task, pos->v2.e_freeze);
+	}
+	memcg_tree_unlock();
+}
+
+bool mem_cgroup_frozen(struct mem_cgroup *memcg)
+{
+	struct mem_cgroup *pos;
+	struct task *task;
+	bool frozen;
+
+	memcg_tree_lock();
+	/* Its descendants are frozen with it (e_freeze). */
+	frozen = memcg->v2.e_freeze;
+	for (pos = memcg; frozen && pos;
+	     pos = mem_cgroup_iter_next(pos, memcg))
+		list_for_each_entry(task, &pos->tasks, memcg_node)
+			if (!task_stopped(task)) {
+				frozen = false;
+				break;
+			}
+	memcg_tree_unlock();
+	return frozen;
 }
 
 void mem_cgroup_task_path(struct task *task, char *buf, size_t size)

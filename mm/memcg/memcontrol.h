@@ -396,6 +396,21 @@ void mem_cgroup_exit_task(struct task *task);
 int mem_cgroup_kill_tasks(struct mem_cgroup *memcg);
 
 /*
+ * mem_cgroup_freeze - cgroup.freeze: freeze (true) or thaw memcg; each
+ * cgroup of its subtree is then frozen if it or an ancestor asks
+ * (v2.e_freeze), and its tasks are told so (task_set_freezing). Never
+ * sleeps: the tasks stop at their own next chance.
+ */
+void mem_cgroup_freeze(struct mem_cgroup *memcg, bool freeze);
+
+/*
+ * mem_cgroup_frozen - cgroup.events' frozen: is memcg frozen, and has
+ * every task of its subtree stopped (task_stopped)? An empty frozen
+ * cgroup is frozen.
+ */
+bool mem_cgroup_frozen(struct mem_cgroup *memcg);
+
+/*
  * mem_cgroup_task_path - the path of the domain task is in (for ps),
  * read under memcg_tree_lock so that a concurrent move is safe.
  */

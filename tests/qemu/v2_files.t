@@ -283,6 +283,74 @@ like($t->file("$R/M/memory.events"), qr/^max 0\noom 0\noom_kill 0$/m,
 is($t->cmd("echo 1 > $R/M/cgroup.kill"), '', 'cgroup.kill M');
 ok($t->until_true(30, sub { $t->cmd("rmdir $R/M") eq '' }), 'rmdir M');
 
+# --- cgroup.freeze ------------------------------------------------------------
+# A frozen cgroup's tasks stop where they hold nothing, and stay stopped
+# until the thaw; what enters a frozen cgroup stops too; a frozen fork
+# bomb forks no more and dies where it stands (what kselftest's
+# test_freezer checks: simple, mkdir, migrate, forkbomb).
+# work_of(PID) - ps's STATE and WORK of the task.
+sub work_of {
+	my ($pid) = @_;
+	my ($state, $work) = ($t->cmd('ps', 60) // '') =~
+		/^\s*$pid\s+\S+\s+\d+\s+(\S+)\s+\S+\s+(\d+)\s*$/m;
+	return ($state // '?', $work // -1);
+}
+my $frozen = sub { my ($dir) = @_; $t->file("$R/$dir/cgroup.events") =~ /^frozen 1$/m };
+refused('ENOENT', "cat $R/cgroup.freeze");
+is($t->cmd("mkdir $R/Z"), '', 'mkdir Z');
+reads("$R/Z/cgroup.freeze", '0', 'Z: not frozen');
+refused('ERANGE', map { "echo $_ > $R/Z/cgroup.freeze" } '2', '-1', '4294967297');
+refused('EINVAL', map { "echo $_ > $R/Z/cgroup.freeze" } 'x', '1x', 'max');
+reads("$R/Z/cgroup.freeze", '0', 'bad writes froze nothing');
+my $zw = $t->run_pid("$R/Z worker");
+ok($t->until_true(30, sub { (work_of($zw))[1] > 0 }), 'Z: a worker works');
+is($t->cmd("echo 1 > $R/Z/cgroup.freeze"), '', 'freeze Z');
+reads("$R/Z/cgroup.freeze", '1');
+ok($t->until_true(30, sub { $frozen->('Z') }), 'Z: frozen 1');
+my ($zstate, $zwork) = work_of($zw);
+is($zstate, 'S', 'the worker sleeps');
+$t->cmd('sleep 500');
+is((work_of($zw))[1], $zwork, 'and does no work in half a second');
+my $zw2 = $t->run_pid("$R/Z worker");
+ok($zw2, 'a task started in a frozen cgroup');
+$t->cmd('sleep 300');
+is((work_of($zw2))[1], 0, 'does not start its work');
+like($t->file("$R/Z/cgroup.events"), qr/^populated 1\nfrozen 1$/, 'Z: still frozen');
+is($t->cmd("mkdir $R/Z/Y"), '', 'mkdir Z/Y');
+reads("$R/Z/Y/cgroup.events", "populated 0\nfrozen 1", 'a child of a frozen cgroup is frozen');
+reads("$R/Z/Y/cgroup.freeze", '0', 'by its parent, not by itself');
+is($t->cmd("mkdir $R/T"), '', 'mkdir T');
+is($t->cmd("echo $zw2 > $R/T/cgroup.procs"), '', 'move the second worker out');
+ok($t->until_true(30, sub { (work_of($zw2))[1] > 0 }), 'out of the frozen cgroup, it works');
+is($t->cmd("echo $zw2 > $R/Z/Y/cgroup.procs"), '', 'and into Z/Y');
+ok($t->until_true(30, sub { $frozen->('Z/Y') }), 'Z/Y: frozen 1 with the task in it');
+is($t->cmd("echo 0 > $R/Z/cgroup.freeze"), '', 'thaw Z');
+like($t->file("$R/Z/Y/cgroup.events"), qr/^frozen 0$/m, 'Z/Y thawed with it');
+ok($t->until_true(30, sub { (work_of($zw))[1] > $zwork }), 'the first worker works again');
+ok($t->until_true(30, sub { (work_of($zw2))[1] > 0 && (work_of($zw2))[0] eq 'R' }),
+   'so does the second');
+is($t->cmd("echo 1 > $R/Z/cgroup.kill"), '', 'cgroup.kill Z');
+ok($t->until_true(30, sub { $t->cmd("rmdir $R/Z/Y") eq '' }), 'rmdir Z/Y');
+ok($t->until_true(30, sub { $t->cmd("rmdir $R/Z") eq '' }), 'rmdir Z');
+is($t->cmd("rmdir $R/T"), '', 'rmdir T');
+# A fork bomb held by pids.max, frozen: no more forks are tried (its
+# refusals stop), and the kill takes it as it stands.
+is($t->cmd("mkdir $R/K"), '', 'mkdir K');
+is($t->cmd("echo 20 > $R/K/pids.max"), '', 'K: pids.max 20');
+my $bomb = $t->run_pid("$R/K forkbomb");
+ok($t->until_true(30, sub { $t->file("$R/K/pids.events") =~ /^max [1-9]/ }),
+   'K: the bomb meets pids.max');
+is($t->cmd("echo 1 > $R/K/cgroup.freeze"), '', 'freeze K');
+ok($t->until_true(30, sub { $frozen->('K') }), 'K: frozen 1');
+my $refused = $t->file("$R/K/pids.events");
+$t->cmd('sleep 500');
+is($t->file("$R/K/pids.events"), $refused, 'frozen, the bomb tries no fork');
+reads("$R/K/pids.current", '20', 'and holds its 20 tasks');
+is($t->cmd("echo 1 > $R/K/cgroup.kill"), '', 'cgroup.kill K, frozen');
+ok($t->until_true(30, sub { $t->file("$R/K/pids.current") eq '0' }),
+   'every frozen task dies');
+ok($t->until_true(30, sub { $t->cmd("rmdir $R/K") eq '' }), 'rmdir K');
+
 # --- a controller turned off, then on again -------------------------------
 # Linux gives the child a new css of the controller: the limit goes with
 # the files, and the events and the peak start again; the tasks stay.

@@ -4,9 +4,9 @@
 # cgroup=v2, in both slab accounting designs: random mkdir and rmdir under
 # /sys/fs/cgroup, memory.max and memory.high changes (below the usage:
 # reclaim and OOM kills), +memory/-memory in cgroup.subtree_control,
-# runs, kills, moves through cgroup.procs, cgroup.kill, and bombs held by
-# memory.max; then check: ok, the stress tree gone, no task left, nothing
-# dying and MemFree back to within 256 KiB.
+# runs, kills, moves through cgroup.procs, cgroup.kill, cgroup.freeze,
+# and bombs held by memory.max; then check: ok, the stress tree gone, no
+# task left, nothing dying and MemFree back to within 256 KiB.
 #
 # STRESS_SECONDS (default 10) sets the duration.
 use strict;
@@ -60,6 +60,8 @@ for my $design (qw(objects caches)) {
 	cmp_ok($runs // 0, '>', 0, "$design: it started tasks");
 	like($out // '', qr/ subtree_control [1-9]/,
 	     "$design: it changed cgroup.subtree_control");
+	like($out // '', qr/ cgroup\.freeze [1-9]/,
+	     "$design: it froze and thawed cgroups");
 	for (1 .. 60) {
 		last unless user_tasks($t) || $t->file("$R/cgroup.stat") ne
 			"nr_descendants 0\nnr_dying_descendants 0";

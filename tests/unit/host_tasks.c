@@ -101,6 +101,19 @@ bool task_kill_pending(const struct task *task)
 	return host_task_killed(task);
 }
 
+/* The host's tasks never run: a mark is all there is, and a marked task
+ * counts as stopped at once. */
+void task_set_freezing(struct task *task, bool freezing)
+{
+	if (!(task->flags & TASK_SYSTEM))
+		task->freezing = freezing;
+}
+
+bool task_stopped(const struct task *task)
+{
+	return task->freezing;
+}
+
 void oom_wait(void)
 {
 	host_oom_waits++;

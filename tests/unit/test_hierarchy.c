@@ -3,7 +3,8 @@
  * tests/unit/test_hierarchy.c - domains in a tree: use_hierarchy and its
  * rules, charges going up, kmem_accounted and its propagation, the
  * destruction of domains that still own kernel pages (dying domains),
- * force_empty, and tasks entering, forking, moving and being killed.
+ * force_empty, and tasks entering, forking, moving, being killed and
+ * being frozen.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -379,6 +380,70 @@ static void test_tasks(void **state)
 	test_rmdir("/cgroup/A", 0);
 }
 
+/* cgroup.freeze: a cgroup is frozen if it or an ancestor asks; its tasks
+ * are marked, and so is a task that enters it, by fork or by a move; a
+ * new child is born frozen; a thaw below a frozen ancestor changes
+ * nothing. */
+static void test_freeze(void **state)
+{
+	struct mem_cgroup *a, *b, *c, *d;
+	struct task *t1, *t2, *child, *sys;
+
+	a = test_mkdir("/cgroup/A");
+	b = test_mkdir("/cgroup/A/B");
+	d = test_mkdir("/cgroup/D");
+	t1 = test_task(a);
+	t2 = test_task(b);
+	sys = test_task(a);
+	sys->flags |= TASK_SYSTEM;
+	assert_false(mem_cgroup_frozen(a));  /* not asked to */
+
+	mem_cgroup_freeze(a, true);
+	assert_true(a->v2.freeze && a->v2.e_freeze);
+	assert_true(!b->v2.freeze && b->v2.e_freeze);
+	assert_false(d->v2.e_freeze);
+	assert_true(t1->freezing && t2->freezing);
+	assert_false(sys->freezing);          /* system tasks never freeze */
+	sys->flags &= ~TASK_SYSTEM;           /* (and live in the root) */
+	test_task_exit(sys);
+	/* (The host's tasks stop as soon as they are marked.) */
+	assert_true(mem_cgroup_frozen(a) && mem_cgroup_frozen(b));
+	assert_false(mem_cgroup_frozen(d));
+
+	c = test_mkdir("/cgroup/A/B/C");
+	assert_true(c->v2.e_freeze);          /* born frozen */
+	assert_true(mem_cgroup_frozen(c));    /* empty: frozen */
+	child = calloc(1, sizeof(*child));
+	child->pid = 999;
+	assert_int_equal(mem_cgroup_fork_task(t2, child), 0);
+	host_task_register(child);
+	assert_true(child->freezing);
+
+	assert_int_equal(mem_cgroup_move_task(t2, d), 0);
+	assert_false(t2->freezing);           /* out of the frozen tree */
+	assert_int_equal(mem_cgroup_move_task(t2, c), 0);
+	assert_true(t2->freezing);            /* and into it again */
+
+	mem_cgroup_freeze(b, false);          /* A still freezes B */
+	assert_true(b->v2.e_freeze && t2->freezing);
+	mem_cgroup_freeze(b, true);
+	mem_cgroup_freeze(a, false);          /* B's own freeze holds */
+	assert_true(!a->v2.e_freeze && b->v2.e_freeze && c->v2.e_freeze);
+	assert_false(t1->freezing);
+	assert_true(child->freezing && t2->freezing);
+	mem_cgroup_freeze(b, false);
+	assert_false(child->freezing || t2->freezing);
+	assert_false(mem_cgroup_frozen(c));
+
+	test_task_exit(child);
+	test_task_exit(t1);
+	test_task_exit(t2);
+	test_rmdir("/cgroup/A/B/C", 0);
+	test_rmdir("/cgroup/A/B", 0);
+	test_rmdir("/cgroup/A", 0);
+	test_rmdir("/cgroup/D", 0);
+}
+
 static void test_path(void **state)
 {
 	char buf[MEMCG_PATH_MAX];
@@ -411,6 +476,7 @@ int main(void)
 		T(test_force_empty),
 		T(test_hierarchical_limits_and_totals),
 		T(test_tasks),
+		T(test_freeze),
 		T(test_path),
 	};
 
