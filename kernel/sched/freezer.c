@@ -49,7 +49,12 @@ void task_freeze(struct task *self)
 
 void task_set_freezing(struct task *task, bool freezing)
 {
-	if (task->flags & TASK_SYSTEM)
+	/* Every entry into a cgroup calls this, each fork among them, and
+	 * the mark rarely changes: a locked store only when it does. The
+	 * callers hold memcg_tree_lock, so no other writer races the look;
+	 * and whoever cleared the mark has woken the task already. */
+	if ((task->flags & TASK_SYSTEM) ||
+	    __atomic_load_n(&task->freezing, __ATOMIC_RELAXED) == freezing)
 		return;
 	__atomic_store_n(&task->freezing, freezing, __ATOMIC_SEQ_CST);
 	if (!freezing && __atomic_load_n(&task->frozen, __ATOMIC_SEQ_CST))
