@@ -13,10 +13,12 @@
  *   task_wait()          `wait PID`: waits for all that, then reaps
  *   task_set_unwaited()  nobody will wait for it (any time, even after
  *                        the reaper has passed it: then it reaps it)
+ *   reaper_check()       `check`: no dead task is lost on the way
  */
 #include "kernel/sched/exit.h"
 
 #include <errno.h>
+#include <stdio.h>
 
 #include "kernel/sched/fork.h"
 #include "kernel/base/platform.h"
@@ -27,6 +29,7 @@
 #include "kernel/task/task_ops.h"
 #include "kernel/sched/task_table.h"
 #include "kernel/sched/wait.h"
+#include "kernel/time/time.h"
 #include "mm/buddy.h"
 #include "mm/memcg/memcontrol.h"
 
@@ -56,6 +59,11 @@ void reaper_take(struct task *task)
 {
 	unsigned long flags = spin_lock_irqsave(&dead_lock);
 
+	/* Linked a second time, the list would drop every task queued after
+	 * this one's first place: their stacks would never be freed. */
+	if (!list_empty(&task->dead_node))
+		panic("reaper: task %d (%s) handed to the reaper twice",
+		      task->pid, task->comm);
 	list_add_tail(&task->dead_node, &dead_list);
 	spin_unlock_irqrestore(&dead_lock, flags);
 	wake_up(&reaper_wq);
@@ -92,8 +100,16 @@ static void reaper_main(struct task *self, const char *arg)
 		list_for_each_entry_safe(task, next, &dead, dead_node) {
 			unsigned int before;
 
-			list_del_init(&task->dead_node);
+			if (READ_ONCE(task->state) != TASK_ZOMBIE ||
+			    !task->stack)
+				panic("reaper: task %d (%s) came to the "
+				      "reaper %s", task->pid, task->comm,
+				      task->stack ? "alive" : "with no stack");
 			free_stack(task);
+			/* Off the list only now: until its stack is freed, a
+			 * dead task is on a list of the reaper's
+			 * (reaper_check). */
+			list_del_init(&task->dead_node);
 			__atomic_sub_fetch(&nr_stacks_unfreed, 1,
 					   __ATOMIC_RELEASE);
 			self->work++;
@@ -169,4 +185,63 @@ void task_set_unwaited(struct task *task)
 	 * is unwaited from its start, so it has no on_reap to call.) */
 	if (before == REAP_STACK_FREED)
 		task_release(task);
+}
+
+/* stack_lost - a zombie whose stack is not freed and that is not on a list
+ * of the reaper's. dead_lock held. */
+static bool stack_lost(struct task *task)
+{
+	return READ_ONCE(task->state) == TASK_ZOMBIE &&
+	       READ_ONCE(task->stack) && list_empty(&task->dead_node);
+}
+
+/* A dead task is on its way to the reaper for the few microseconds of its
+ * last switch: what looks lost is looked at again this much later. */
+#define REAPER_CHECK_GRACE_MS 1000
+
+/* lost_now - stack_lost, under dead_lock. */
+static bool lost_now(struct task *task)
+{
+	unsigned long flags = spin_lock_irqsave(&dead_lock);
+	bool lost = stack_lost(task);
+
+	spin_unlock_irqrestore(&dead_lock, flags);
+	return lost;
+}
+
+int reaper_check(char *buf, size_t size)
+{
+	struct task **tasks;
+	size_t nr, suspects = 0, len = 0;
+	int lost = 0;
+
+	if (size)
+		buf[0] = '\0';
+	tasks = task_snapshot(&nr);
+	if (!tasks)
+		return 0;  /* no memory to look: nothing seen broken */
+	/* Keep only what looks lost, then look at it again. */
+	for (size_t i = 0; i < nr; i++) {
+		if (lost_now(tasks[i]))
+			tasks[suspects++] = tasks[i];
+		else
+			task_put(tasks[i]);
+	}
+	if (suspects)
+		msleep(REAPER_CHECK_GRACE_MS);
+	for (size_t i = 0; i < suspects; i++) {
+		struct task *task = tasks[i];
+
+		if (lost_now(task)) {
+			lost++;
+			if (len < size)
+				len += (size_t)snprintf(
+					buf + len, size - len,
+					"task %d (%s): exited, its stack not "
+					"freed and not with the reaper\n",
+					task->pid, task->comm);
+		}
+	}
+	task_snapshot_put(tasks, suspects);
+	return lost;
 }

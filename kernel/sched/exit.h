@@ -22,6 +22,8 @@
 #ifndef KERNEL_EXIT_H
 #define KERNEL_EXIT_H
 
+#include <stddef.h>
+
 struct task;
 
 /* task_exit - the current task ends. Never returns. */
@@ -59,5 +61,15 @@ int task_wait(int pid);
  * reaper has passed it already, it is reaped here, at once. Never sleeps.
  */
 void task_set_unwaited(struct task *task);
+
+/*
+ * reaper_check - `check`'s look at the reaper's invariant: every task that
+ * has exited and whose stack is not freed is on the reaper's list, or
+ * switching away for the last time on its way there. One that is neither,
+ * looked at twice a second apart, is lost: its stack, and its domain's
+ * charge for it, would never be freed. Writes one line per lost task into
+ * buf (NUL-terminated) and returns how many. Sleeps.
+ */
+int reaper_check(char *buf, size_t size);
 
 #endif

@@ -2,8 +2,9 @@
 /*
  * kernel/shell/cmd_check.c - the `check` shell command: verify the accounting
  * invariants (mm/memcg/memcg_check.c), the slab allocator's (slab_check:
- * objects held on CPU lists included) and the pids controller's task
- * counts (kernel/cgroup/pids.c), and print
+ * objects held on CPU lists included), the pids controller's task
+ * counts (kernel/cgroup/pids.c) and the reaper's (every dead task's stack
+ * on its way to being freed: kernel/sched/exit.c), and print
  *
  *   check: ok
  *
@@ -20,6 +21,7 @@
 
 #include "kernel/base/shell_command.h"
 #include "kernel/cgroup/pids.h"
+#include "kernel/sched/exit.h"
 #include "mm/memcg/memcg_check.h"
 #include "mm/slab.h"
 
@@ -44,6 +46,8 @@ static int cmd_check(int argc, char **argv)
 		failures += slab_check(text + len, CHECK_TEXT_MAX - len);
 		len = strnlen(text, CHECK_TEXT_MAX);
 		failures += pids_check(text + len, CHECK_TEXT_MAX - len);
+		len = strnlen(text, CHECK_TEXT_MAX);
+		failures += reaper_check(text + len, CHECK_TEXT_MAX - len);
 		if (failures == 0)
 			break;
 	}
