@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "kernel/base/platform.h"
+#include "kernel/sched/exit.h"
 #include "kernel/sched/fork.h"
 #include "kernel/sched/task_table.h"
 #include "kernel/task/task_ops.h"
@@ -159,4 +160,13 @@ struct task **task_snapshot(size_t *nr)
 void task_snapshot_put(struct task **all, size_t nr)
 {
 	free(all);
+}
+
+/* A host test's tasks never exit through a reaper (kernel/sched/exit.c is
+ * the kernel's alone): none can be lost on the way to one. */
+int reaper_check(char *buf, size_t size)
+{
+	if (size)
+		buf[0] = '\0';
+	return 0;
 }
