@@ -187,23 +187,18 @@ void task_set_unwaited(struct task *task)
 		task_release(task);
 }
 
-/* stack_lost - a zombie whose stack is not freed and that is not on a list
- * of the reaper's. dead_lock held. */
-static bool stack_lost(struct task *task)
-{
-	return READ_ONCE(task->state) == TASK_ZOMBIE &&
-	       READ_ONCE(task->stack) && list_empty(&task->dead_node);
-}
-
 /* A dead task is on its way to the reaper for the few microseconds of its
  * last switch: what looks lost is looked at again this much later. */
 #define REAPER_CHECK_GRACE_MS 1000
 
-/* lost_now - stack_lost, under dead_lock. */
-static bool lost_now(struct task *task)
+/* stack_lost - is task a zombie whose stack is not freed and that is not
+ * on a list of the reaper's? Asked under dead_lock, which the reaper
+ * holds while it links and unlinks. */
+static bool stack_lost(struct task *task)
 {
 	unsigned long flags = spin_lock_irqsave(&dead_lock);
-	bool lost = stack_lost(task);
+	bool lost = READ_ONCE(task->state) == TASK_ZOMBIE &&
+		    READ_ONCE(task->stack) && list_empty(&task->dead_node);
 
 	spin_unlock_irqrestore(&dead_lock, flags);
 	return lost;
@@ -222,7 +217,7 @@ int reaper_check(char *buf, size_t size)
 		return 0;  /* no memory to look: nothing seen broken */
 	/* Keep only what looks lost, then look at it again. */
 	for (size_t i = 0; i < nr; i++) {
-		if (lost_now(tasks[i]))
+		if (stack_lost(tasks[i]))
 			tasks[suspects++] = tasks[i];
 		else
 			task_put(tasks[i]);
@@ -232,7 +227,7 @@ int reaper_check(char *buf, size_t size)
 	for (size_t i = 0; i < suspects; i++) {
 		struct task *task = tasks[i];
 
-		if (lost_now(task)) {
+		if (stack_lost(task)) {
 			lost++;
 			if (len < size)
 				len += (size_t)snprintf(
