@@ -19,7 +19,9 @@
  * reads of the control files, `run` of programs into random domains
  * (worker, which exits by itself: fork and exit; spin; hog, cache and
  * kmemhog, user and kernel allocations; and a forkbomb under a 1M kmem
- * limit), kills, task moves (`echo PID > tasks`) and cgroup.kill.
+ * limit, which another worker may lift: the bomb then fills memory until
+ * the cleanup's cgroup.kill), kills, task moves (`echo PID > tasks`) and
+ * cgroup.kill.
  *
  * Booted with cgroup=v2 the same runs on /sys/fs/cgroup with its files:
  * memory.max and memory.high for the limits (never refused: below the
@@ -70,6 +72,7 @@
 #define STRESS_DEPTH 3         /* /cgroup/sA/sB/sC */
 #define STRESS_CHILDREN 8      /* tasks a worker has started and not reaped */
 #define UNEXPECTED_SHOWN 10    /* unexpected errors printed */
+#define CLEANUP_IDLE_MS 10000  /* the cleanup's patience: no task left */
 
 enum stress_op {
 	OP_MKDIR, OP_RMDIR, OP_LIMIT, OP_HIERARCHY, OP_READ, OP_RUN,
@@ -498,6 +501,7 @@ void stress_main(struct task *self, const char *arg)
 	struct mem_cgroup *memcg;
 	unsigned long total = 0;
 	bool killed = false, clean;
+	unsigned int fewest;
 	long seconds = 0;
 	uint64_t end;
 
@@ -528,12 +532,22 @@ void stress_main(struct task *self, const char *arg)
 		}
 	}
 	/* Tasks killed by cgroup.kill leave as the reaper gets to them, and
-	 * rmdir waits for that: tries for up to 10 s. (A killed stress's
-	 * sleeps end at once, so it tries again at once; the timer still
-	 * gives the other tasks their turns.) */
-	end = uptime_ms() + 10000;
-	while (!(clean = cleanup()) && uptime_ms() < end)
+	 * rmdir waits for that. A bomb whose limit another worker lifted
+	 * can have filled memory with thousands of tasks, and on a busy
+	 * host they take minutes to go: so the cleanup goes on for as long
+	 * as tasks keep leaving, and gives up after CLEANUP_IDLE_MS in
+	 * which none left. (A killed stress's sleeps end at once, so it
+	 * tries again at once; the timer still gives the other tasks their
+	 * turns.) */
+	fewest = nr_tasks();
+	end = uptime_ms() + CLEANUP_IDLE_MS;
+	while (!(clean = cleanup()) && uptime_ms() < end) {
 		msleep(10);
+		if (nr_tasks() < fewest) {
+			fewest = nr_tasks();
+			end = uptime_ms() + CLEANUP_IDLE_MS;
+		}
+	}
 	for (int op = 0; op < NR_OPS; op++)
 		total += stress.ops[op];
 	printk("stress: %ld s on %u CPUs: %lu operations, %lu unexpected "
