@@ -169,11 +169,21 @@ void sched_finish_switch(void)
 {
 	struct sched_cpu *sc = this_sched();
 	struct task *prev = sc->switch_prev;
+	/*
+	 * Whether prev has exited is read while its run queue is still
+	 * locked. A prev that has not stays runnable (preempted, or killed
+	 * in its sleep): once the lock is dropped another CPU may pull it,
+	 * run it and see it exit, and that CPU's switch hands it to the
+	 * reaper. Read after the unlock, its state could say ZOMBIE here
+	 * too, and the task would be handed over twice. (Linux's
+	 * finish_task_switch reads prev's state first for the same reason.)
+	 */
+	bool dead = prev->state == TASK_ZOMBIE;
 
 	arch_spin_unlock_checked(&sc->lock);
 	/* prev is off this CPU for good once it is a zombie: only now may
 	 * its stack be freed. */
-	if (prev->state == TASK_ZOMBIE)
+	if (dead)
 		reaper_take(prev);
 }
 
