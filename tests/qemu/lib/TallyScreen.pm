@@ -322,12 +322,38 @@ sub wait_screen {
 			$end = time + $m->scale * $timeout;
 			next;
 		}
-		return unless $m->alive;
+		if (!$m->alive) {
+			return unless $m->crashed_in_firmware;
+			$m->respawn_crashed;
+			$end = time + $m->scale * $timeout;
+			next;
+		}
 		my $text = $m->screen;
 		return $text if defined $text && $text =~ $re;
 		sleep 0.5;
 	}
 	return;
+}
+
+# crashed_in_firmware - QEMU itself died of a signal (a fault in the
+# emulator, not a kernel's exit) while the screen still showed the
+# firmware or GRUB: tally had not started, so a second start tells the
+# test what the first could not. Once only: a second crash is a failure.
+sub crashed_in_firmware {
+	my ($m) = @_;
+	return !$m->{alive} && defined $m->{status} && $m->{status} < 0
+		&& !$m->{crash_respawned}
+		&& ($m->{last_screen} // '') !~ /$Tally::BANNER_RE/;
+}
+
+sub respawn_crashed {
+	my ($m) = @_;
+	close $m->{qmp} if $m->{qmp};
+	Test::More::diag("QEMU died of signal " . -$m->{status} . " before the "
+		. "kernel's banner was on the screen (a fault in the emulator): "
+		. "starting it again");
+	$m->{crash_respawned} = 1;
+	$m->spawn($m->{accel});
 }
 
 # wait_serial(regex, timeout) - poll the serial log file until it matches.
