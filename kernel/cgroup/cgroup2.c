@@ -213,13 +213,16 @@ static const struct ctl_ops cgroup2_dir_ops = {
 };
 
 /* populate - a new directory's files: the core ones, then those of each
- * controller its parent enables. */
+ * controller its parent enables; the root's: the core ones and its
+ * memory files. */
 static bool populate(struct cgroup2 *cg)
 {
 	if (!add_files(cg, cgroup2_core_files, cgroup2_nr_core_files))
 		return false;
+	/* The root has memory.reclaim and memory.stat, whatever it
+	 * enables (add_files leaves out the rest there). */
 	if (!cg->parent)
-		return true;
+		return memory_add(cg);
 	for (int id = 0; id < CGROUP2_NR_CONTROLLERS; id++)
 		if ((cg->parent->subtree_control & (1u << id)) &&
 		    !cgroup2_controllers[id].add_files(cg))
@@ -356,9 +359,7 @@ int cgroup2_init(void)
 	root_cgroup2.dir = dir;
 	/* Paths of domains (ps, the OOM's lines) start here now. */
 	strcpy(root_mem_cgroup->name, "sys/fs/cgroup");
-	if (!populate(&root_cgroup2) ||
-	    !ctl_create_file(dir, "memory.stat", &cgroup2_memory_stat_ops,
-			     &root_cgroup2)) {
+	if (!populate(&root_cgroup2)) {
 		ctl_remove(dir);
 		root_cgroup2.dir = NULL;
 		return -ENOMEM;

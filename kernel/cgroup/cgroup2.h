@@ -68,14 +68,12 @@ extern const struct cgroup2_controller
 	cgroup2_controllers[CGROUP2_NR_CONTROLLERS];
 
 /* The core files (kernel/cgroup/cgroup2_core.c) and the memory files
- * (kernel/cgroup/cgroup2_memory.c); the root's memory.stat is among the
- * core ones, as the root has it whatever it enables. */
+ * (kernel/cgroup/cgroup2_memory.c); the root has its memory files (those
+ * not not_on_root) whatever it enables. */
 extern const struct cgroup2_file cgroup2_core_files[];
 extern const size_t cgroup2_nr_core_files;
 extern const struct cgroup2_file cgroup2_memory_files[];
 extern const size_t cgroup2_nr_memory_files;
-/* The root's memory.stat, which it has whatever it enables. */
-extern const struct ctl_ops cgroup2_memory_stat_ops;
 
 /* cgroup2_of - the cgroup2 of a v2 file or directory. */
 struct cgroup2 *cgroup2_of(struct ctl_node *node);

@@ -11,7 +11,9 @@
  *   memory.events[.local]   low, high, max, oom, oom_kill, oom_group_kill
  *   memory.oom.group        0 or 1
  *   memory.reclaim          write a size: drop that much of the cache
+ *                           (in the root: of any cgroup's)
  *   memory.stat             key bytes, Linux's v2 keys in Linux's order
+ *                           (the root has these two as well)
  *   memory.swap.current     0; memory.swap.max: max, or 0 (there is no swap)
  *
  * The semantics of max and high are in mm/memcg/memcg_v2.c.
@@ -302,14 +304,16 @@ static const struct ctl_ops oom_group_ops = {
 	.write = oom_group_write,
 };
 static const struct ctl_ops reclaim_ops = {.write = reclaim_write};
-const struct ctl_ops cgroup2_memory_stat_ops = {.read = stat_read};
+static const struct ctl_ops stat_ops = {.read = stat_read};
 static const struct ctl_ops swap_max_ops = {
 	.read = swap_max_read,
 	.write = swap_max_write,
 };
 
-/* Every one is in a child only: a directory's memory files are made
- * when its parent enables memory. */
+/* A child's memory files are made when its parent enables memory. The
+ * root, whose charges no limit of its own holds, has only memory.reclaim
+ * and memory.stat, whatever it enables (Linux marks the rest
+ * CFTYPE_NOT_ON_ROOT). */
 const struct cgroup2_file cgroup2_memory_files[] = {
 	{"memory.current", &current_ops, true},
 	{"memory.min", &protection_ops, true},
@@ -320,8 +324,8 @@ const struct cgroup2_file cgroup2_memory_files[] = {
 	{"memory.events", &events_ops, true},
 	{"memory.events.local", &events_local_ops, true},
 	{"memory.oom.group", &oom_group_ops, true},
-	{"memory.reclaim", &reclaim_ops, true},
-	{"memory.stat", &cgroup2_memory_stat_ops, true},
+	{"memory.reclaim", &reclaim_ops, false},
+	{"memory.stat", &stat_ops, false},
 	{"memory.swap.current", &zero_ops, true},
 	{"memory.swap.max", &swap_max_ops, true},
 };

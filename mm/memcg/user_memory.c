@@ -179,8 +179,11 @@ unsigned long user_memory_reclaim(struct mem_cgroup *memcg,
 	spin_lock(&user_memory_lock);
 	list_for_each_entry(task, &user_memory_tasks, user_node) {
 		list_for_each_entry_safe(page, next, &task->user_cache, lru) {
-			/* In the subtree: charged to memcg's counter. */
-			if (!res_counter_is_ancestor(&page->memcg->res,
+			/* In the subtree: charged to memcg's counter. The
+			 * root's is never charged, and every page is in its
+			 * subtree. */
+			if (!mem_cgroup_is_root(memcg) &&
+			    !res_counter_is_ancestor(&page->memcg->res,
 						     &memcg->res))
 				continue;
 			take_page(task, page, true, &doomed);

@@ -51,6 +51,8 @@ reads("$R/cgroup.max.depth", 'max');
 like($t->file("$R/cgroup.procs"), qr/\A(\d+\n)*\d+\z/, 'root cgroup.procs: PIDs');
 refused('ENOENT', map { "cat $R/$_" } qw(cgroup.events cgroup.type
 	memory.current memory.max memory.events pids.max pids.current));
+like($t->cmd("ls $R") // '', qr/^memory\.reclaim$/m,
+     'the root has memory.reclaim, whatever it enables');
 refused('EINVAL', "echo 1 > $R/cgroup.controllers");
 
 # memory.stat: Linux's v2 keys, in Linux's order, and only numbers.
@@ -271,6 +273,11 @@ is($t->file("$R/M/memory.current"), $current - 1048576,
 is($t->cmd("echo 6000 > $R/M/memory.reclaim"), '',
    'reclaim 6000 bytes: one whole page');
 is($stat_file->(), 1048576 - 4096, 'one page less');
+# The root's memory.reclaim reaches every cgroup's cache (M's is the only
+# cache now).
+refused('EINVAL', "echo x > $R/memory.reclaim");
+is($t->cmd("echo 8k > $R/memory.reclaim"), '', 'the root: reclaim 8k');
+is($stat_file->(), 1048576 - 3 * 4096, "two of M's pages less");
 refused('EAGAIN', "echo 2M > $R/M/memory.reclaim");
 is($stat_file->(), 0, 'EAGAIN, but the cache that was there is dropped');
 my $mhog = $t->run_pid("$R/M hog 1M");
