@@ -387,17 +387,44 @@ static void kill_one(struct task *task)
 	memcg_v2_event(task->memcg, MEMCG_OOM_KILL, 1);
 }
 
-/* kill_group - every task of group's subtree that may be killed. */
-static void kill_group(struct mem_cgroup *group)
+/* kill_group - every task of group's subtree that may be killed; the
+ * pages charged to those that were not killed before. */
+static long kill_group(struct mem_cgroup *group)
 {
 	struct mem_cgroup *pos;
 	struct task *task;
+	long pages = 0;
 
 	for_each_mem_cgroup_tree(pos, group)
-		list_for_each_entry(task, &pos->tasks, memcg_node)
-			if (badness(task, 1) != LONG_MIN)
-				kill_one(task);
+		list_for_each_entry(task, &pos->tasks, memcg_node) {
+			if (badness(task, 1) == LONG_MIN)
+				continue;
+			if (!task_kill_pending(task))
+				pages += task_charged_pages(task);
+			kill_one(task);
+		}
 	memcg_v2_event(group, MEMCG_OOM_GROUP_KILL, 1);
+	return pages;
+}
+
+/*
+ * kill_victim - kill victim, which pick_victim chose in oom's subtree,
+ * and then its group if a domain from its own up to oom has
+ * memory.oom.group set (Linux kills the victim first there too). Returns
+ * the pages charged to the tasks killed now; *group_killed says whether
+ * a group was. Tree lock held.
+ */
+static long kill_victim(struct task *victim, struct mem_cgroup *oom,
+			bool *group_killed)
+{
+	struct mem_cgroup *group = oom_group_of(victim, oom);
+	long pages = task_charged_pages(victim);
+
+	kill_one(victim);
+	*group_killed = group != NULL;
+	if (group)
+		pages += kill_group(group);
+	return pages;
 }
 
 /* report - one line per second at most: a bomb is killed by the
@@ -419,10 +446,9 @@ static void report(struct mem_cgroup *oom, int pid, long pages, bool group)
 
 enum memcg_v2_oom_result memcg_v2_oom(struct mem_cgroup *oom)
 {
-	struct mem_cgroup *group = NULL;
 	struct task *victim;
+	bool exiting, group = false;
 	long pages = 0;
-	bool exiting;
 	int pid = 0;
 
 	memcg_v2_event(oom, MEMCG_OOM, 1);
@@ -431,42 +457,34 @@ enum memcg_v2_oom_result memcg_v2_oom(struct mem_cgroup *oom)
 	if (!exiting && victim) {
 		pid = victim->pid;
 		pages = task_charged_pages(victim);
-		group = oom_group_of(victim, oom);
-		kill_one(victim);
-		if (group)
-			kill_group(group);
+		kill_victim(victim, oom, &group);
 	}
 	memcg_tree_unlock();
 	if (exiting)
 		return MEMCG_V2_OOM_WAIT;
 	if (!victim)
 		return MEMCG_V2_OOM_NOBODY;
-	report(oom, pid, pages, group != NULL);
+	report(oom, pid, pages, group);
 	return MEMCG_V2_OOM_KILLED;
 }
 
-unsigned int memcg_v2_oom_shrink(struct mem_cgroup *oom, int64_t excess)
+void memcg_v2_oom_shrink(struct mem_cgroup *oom, int64_t excess)
 {
 	int64_t freed = 0;
-	unsigned int killed = 0;
 
 	while (freed < excess) {
 		struct task *victim;
-		bool exiting;
+		bool exiting, group;
 
 		memcg_v2_event(oom, MEMCG_OOM, 1);
 		memcg_tree_lock();
 		/* Tasks killed already count as freeing their pages: the
 		 * scan skips them and goes on to the next. */
 		victim = pick_victim(oom, &exiting);
-		if (victim) {
-			freed += task_charged_pages(victim) * PAGE_SIZE;
-			kill_one(victim);
-			killed++;
-		}
+		if (victim)
+			freed += kill_victim(victim, oom, &group) * PAGE_SIZE;
 		memcg_tree_unlock();
 		if (!victim)
 			break;
 	}
-	return killed;
 }

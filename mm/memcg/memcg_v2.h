@@ -128,9 +128,9 @@ enum memcg_v2_oom_result memcg_v2_oom(struct mem_cgroup *oom);
 /*
  * memcg_v2_oom_shrink - memory.max was set below the usage of oom by
  * excess bytes, and reclaim could not close the gap: kill tasks in score
- * order (each as memcg_v2_oom would) until what they hold covers
- * excess. Does not wait for them. Returns how many were killed.
+ * order, each with its group as memcg_v2_oom would (memory.oom.group),
+ * until what they hold covers excess. Does not wait for them.
  */
-unsigned int memcg_v2_oom_shrink(struct mem_cgroup *oom, int64_t excess);
+void memcg_v2_oom_shrink(struct mem_cgroup *oom, int64_t excess);
 
 #endif

@@ -229,6 +229,30 @@ cmp_ok($t->file("$R/O/memory.current"), '<=', 1048576, 'O: within 1M');
 is($t->cmd("echo 1 > $R/O/cgroup.kill"), '', 'cgroup.kill O');
 ok($t->until_true(30, sub { $t->cmd("rmdir $R/O") eq '' }), 'rmdir O');
 
+# --- memory.max below usage, with memory.oom.group ----------------------------
+# Writing memory.max below usage OOM-kills as a charge over it does: the
+# victim (the hog, the highest score) and then its whole group, a task
+# at -1000 spared; one OOM, oom_kill counting the victim twice. Without
+# the group, killing the hog alone would have been enough.
+is($t->cmd("mkdir $R/G"), '', 'mkdir G');
+is($t->cmd("echo 1 > $R/G/memory.oom.group"), '', 'G: memory.oom.group 1');
+my $gimmune = $t->run_pid("$R/G spin");
+is($t->cmd("echo -1000 > /proc/$gimmune/oom_score_adj"), '', 'G: a spin at -1000');
+my @gspins = map { $t->run_pid("$R/G spin") } 1 .. 2;
+$t->run_pid("$R/G hog 1M");
+ok($t->until_true(30, sub { $t->file("$R/G/memory.stat") =~ /^anon 1048576$/m }),
+   'G: a hog of 1M beside three spins');
+is($t->cmd("echo 512K > $R/G/memory.max"), '', 'G: memory.max 512K, below usage');
+ok($t->until_true(30, sub { $t->file("$R/G/cgroup.procs") eq $gimmune }),
+   'the hog and its group were killed, the -1000 spin was not');
+my %gev = $t->file("$R/G/memory.events") =~ /^(\w+) (\d+)$/mg;
+is("$gev{oom} $gev{oom_kill} $gev{oom_group_kill}", '1 4 1',
+   'G: oom 1, oom_kill 4 (the hog twice, two spins), oom_group_kill 1');
+ok($t->until_true(30, sub { $t->file("$R/G/memory.current") <= 524288 }),
+   'G: within 512K once they are gone');
+is($t->cmd("echo 1 > $R/G/cgroup.kill"), '', 'cgroup.kill G');
+ok($t->until_true(30, sub { $t->cmd("rmdir $R/G") eq '' }), 'rmdir G');
+
 # --- memory.high within one long allocation ---------------------------------
 # Linux handles memory.high inside a charge once a batch of pages is over
 # it (test_memcg_high's check): one allocation of 3M under a high of 1M is
