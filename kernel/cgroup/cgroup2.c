@@ -22,6 +22,7 @@
 #include "kernel/cgroup/pids.h"
 #include "kernel/cgroup/pids_files.h"
 #include "kernel/fs/ctlfs.h"
+#include "mm/memcg/memcg_protection.h"
 #include "mm/memcg/memcg_stat.h"
 #include "mm/memcg/memcg_v2.h"
 #include "mm/memcg/memcontrol.h"
@@ -127,7 +128,8 @@ static void reset_memory(struct cgroup2 *cg)
 
 	memcg_v2_set_max(memcg, RES_COUNTER_MAX);
 	memcg_v2_set_high(memcg, RES_COUNTER_MAX);
-	memcg->v2.min = memcg->v2.low = 0;
+	memcg_protection_set(memcg, true, 0);
+	memcg_protection_set(memcg, false, 0);
 	memcg->v2.oom_group = false;
 	memcg_v2_reset_events(memcg);
 	mem_cgroup_reset_max(memcg, false);

@@ -5,7 +5,7 @@
  * in mm/memcontrol.c), with Linux's formats:
  *
  *   memory.current          bytes charged, user and kernel, stock included
- *   memory.min, memory.low  "max" or bytes: kept, read back, not enforced
+ *   memory.min, memory.low  "max" or bytes: what reclaim leaves the cgroup
  *   memory.high, memory.max "max" or bytes, rounded down to pages
  *   memory.peak             the highest memory.current
  *   memory.events[.local]   low, high, max, oom, oom_kill, oom_group_kill
@@ -25,6 +25,7 @@
 #include "kernel/cgroup/cgroup2.h"
 #include "kernel/fs/ctlfs.h"
 #include "kernel/lib/memparse.h"
+#include "mm/memcg/memcg_protection.h"
 #include "mm/memcg/memcg_stat.h"
 #include "mm/memcg/memcg_v2.h"
 #include "mm/memcg/memcontrol.h"
@@ -128,7 +129,8 @@ static int high_write(struct ctl_node *file, const char *value)
 	return write_max_bytes(file, value, memcg_v2_set_high);
 }
 
-/* memory.min and memory.low: kept and read back, nothing more. */
+/* memory.min and memory.low: what reclaim leaves the cgroup
+ * (mm/memcg/memcg_protection.c). */
 static int64_t *protection(struct ctl_node *file)
 {
 	struct mem_cgroup *memcg = file_memcg(file);
@@ -150,7 +152,8 @@ static int protection_write(struct ctl_node *file, const char *value)
 
 	if (ret)
 		return ret;
-	*protection(file) = bytes;
+	memcg_protection_set(file_memcg(file),
+			     strcmp(ctl_name(file), "memory.min") == 0, bytes);
 	return 0;
 }
 

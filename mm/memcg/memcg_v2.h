@@ -45,7 +45,10 @@ struct memcg_v2 {
 	unsigned long events[MEMCG_NR_EVENTS];        /* this and below */
 	unsigned long events_local[MEMCG_NR_EVENTS];  /* this one only */
 	int64_t high;     /* bytes, a page multiple; RES_COUNTER_MAX: max */
-	int64_t min, low; /* read back; no protection is implemented */
+	int64_t min, low; /* memory.min, memory.low: bytes */
+	/* Protection in the reclaim under way (mm/memcg/memcg_protection.c):
+	 * the effective min and low, and the children's claims. */
+	int64_t emin, elow, children_min, children_low;
 	bool oom_group;   /* memory.oom.group: kill the domain as a whole */
 	/* cgroup.freeze (Linux: cgrp->freezer), under memcg_tree_lock: */
 	bool freeze;      /* 1 was written here */

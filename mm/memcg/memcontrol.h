@@ -27,6 +27,8 @@
  *   mm/memcg/memcg_oom.c    the domain OOM killer, for user memory only
  *   mm/memcg/memcg_v2.c     cgroup v2: memory.max, memory.high, events, and
  *                     the OOM killer that knows kernel memory
+ *   mm/memcg/memcg_protection.c  memory.min and memory.low: what
+ *                     reclaim leaves a domain
  *   mm/memcg/memcg_stat.c   memory.stat, and every domain at once for it
  *   mm/memcg/memcg_id.c     domain ids: how many domains there may be
  *   mm/memcg/memcg_check.c  the invariants `check` verifies

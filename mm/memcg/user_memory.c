@@ -21,6 +21,7 @@
 #include "kernel/task/task_ops.h"
 #include "mm/buddy.h"
 #include "mm/memcg/memcg_oom.h"
+#include "mm/memcg/memcg_protection.h"
 #include "mm/memcg/memcontrol.h"
 
 spinlock_t user_memory_lock = SPINLOCK_INIT;
@@ -168,8 +169,16 @@ void user_memory_task_exit(struct task *task)
 	free_doomed(&doomed);
 }
 
-unsigned long user_memory_reclaim(struct mem_cgroup *memcg,
-				  unsigned long nr_pages)
+/*
+ * reclaim_pass - drop cache pages of root's subtree, up to nr_pages, as
+ * memory.min and memory.low allow when protection is on: never from a
+ * domain at its effective min; from one at its effective low only if
+ * breach (else *low_skipped says one was passed over). Returns how many
+ * were dropped.
+ */
+static unsigned long reclaim_pass(struct mem_cgroup *root,
+				  unsigned long nr_pages, bool protection,
+				  bool breach, bool *low_skipped)
 {
 	unsigned long reclaimed = 0;
 	struct page *page, *next;
@@ -179,13 +188,25 @@ unsigned long user_memory_reclaim(struct mem_cgroup *memcg,
 	spin_lock(&user_memory_lock);
 	list_for_each_entry(task, &user_memory_tasks, user_node) {
 		list_for_each_entry_safe(page, next, &task->user_cache, lru) {
-			/* In the subtree: charged to memcg's counter. The
-			 * root's is never charged, and every page is in its
-			 * subtree. */
-			if (!mem_cgroup_is_root(memcg) &&
-			    !res_counter_is_ancestor(&page->memcg->res,
-						     &memcg->res))
+			struct mem_cgroup *memcg = page->memcg;
+
+			/* In the subtree: charged to root's counter. The
+			 * root domain's is never charged, and every page is
+			 * in its subtree. */
+			if (!mem_cgroup_is_root(root) &&
+			    !res_counter_is_ancestor(&memcg->res, &root->res))
 				continue;
+			if (protection) {
+				enum memcg_protected p =
+					memcg_protected(root, memcg);
+
+				if (p == MEMCG_PROTECTED_MIN)
+					continue;
+				if (p == MEMCG_PROTECTED_LOW && !breach) {
+					*low_skipped = true;
+					continue;
+				}
+			}
 			take_page(task, page, true, &doomed);
 			if (++reclaimed >= nr_pages)
 				goto out;
@@ -194,6 +215,25 @@ unsigned long user_memory_reclaim(struct mem_cgroup *memcg,
 out:
 	spin_unlock(&user_memory_lock);
 	free_doomed(&doomed);
+	return reclaimed;
+}
+
+unsigned long user_memory_reclaim(struct mem_cgroup *memcg,
+				  unsigned long nr_pages)
+{
+	bool protection = memcg_protection_begin(memcg);
+	bool low_skipped = false;
+	unsigned long reclaimed;
+
+	reclaimed = reclaim_pass(memcg, nr_pages, protection, false,
+				 &low_skipped);
+	/* Short, with pages that only memory.low kept: take those too
+	 * (Linux's second pass, memcg_low_reclaim). */
+	if (reclaimed < nr_pages && low_skipped) {
+		memcg_protection_breach(memcg);
+		reclaimed += reclaim_pass(memcg, nr_pages - reclaimed, true,
+					  true, &low_skipped);
+	}
 	return reclaimed;
 }
 

@@ -70,8 +70,9 @@ unsigned long user_memory_pages(void);
 /*
  * user_memory_reclaim - drop cache pages charged to memcg's subtree (the
  * domains whose res counters are charged to memcg's; for the root, every
- * domain) until nr_pages are dropped or none is left. Returns how many
- * were dropped.
+ * domain) until nr_pages are dropped or none is left, leaving each domain
+ * below memcg what memory.min and memory.low protect
+ * (mm/memcg/memcg_protection.c). Returns how many were dropped.
  */
 unsigned long user_memory_reclaim(struct mem_cgroup *memcg,
 				  unsigned long nr_pages);
