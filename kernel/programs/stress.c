@@ -25,7 +25,8 @@
  *
  * Booted with cgroup=v2 the same runs on /sys/fs/cgroup with its files:
  * memory.max and memory.high for the limits (never refused: below the
- * usage they reclaim and OOM-kill), `+memory`/`-memory` in
+ * usage they reclaim and OOM-kill) and memory.min and memory.low for
+ * the protections, `+memory`/`-memory` in
  * cgroup.subtree_control instead of use_hierarchy (which makes `run` and
  * moves into that directory EBUSY: no internal processes), cgroup.procs
  * for tasks, the bomb contained by memory.max 1M and OOM kills, and
@@ -262,7 +263,11 @@ static const char *const limit_values[] = {
 static const char *const limit_files[] = {
 	"memory.limit_in_bytes", "memory.kmem.limit_in_bytes",
 };
-static const char *const limit_files_v2[] = {"memory.max", "memory.high"};
+/* v2: the protections too, so that reclaim weighs them while others
+ * charge, reclaim and OOM-kill in the same subtree. */
+static const char *const limit_files_v2[] = {
+	"memory.max", "memory.high", "memory.min", "memory.low",
+};
 
 static void stress_one(struct stress_worker *w)
 {
@@ -294,9 +299,14 @@ static void stress_one(struct stress_worker *w)
 		expect(ret, rmdir_ok, op, dir, w->why);
 		break;
 	case OP_LIMIT:
-		snprintf(path, sizeof(path), "%s/%s", dir,
-			 (cgroup_v2 ? limit_files_v2 : limit_files)
-			 [rnd_below(w, 2)]);
+		if (cgroup_v2)
+			snprintf(path, sizeof(path), "%s/%s", dir,
+				 limit_files_v2[rnd_below(
+					 w, ARRAY_SIZE(limit_files_v2))]);
+		else
+			snprintf(path, sizeof(path), "%s/%s", dir,
+				 limit_files[rnd_below(
+					 w, ARRAY_SIZE(limit_files))]);
 		pick = rnd_below(w, ARRAY_SIZE(limit_values));
 		snprintf(value, sizeof(value), "%s",
 			 cgroup_v2 && pick == 0 ? "max" : limit_values[pick]);
