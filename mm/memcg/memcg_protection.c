@@ -60,17 +60,19 @@ static int64_t claim(int64_t usage, int64_t setting)
  * effective - a domain's share of its parent's effective protection
  * parent_e: its claim, scaled down in proportion when its siblings'
  * claims together (siblings, its own included) pass parent_e. Counted
- * in pages, so that the product cannot overflow.
+ * in pages, so that the product cannot overflow; siblings is rounded
+ * up, so the divisor is at least one page.
  */
 static int64_t effective(int64_t usage, int64_t setting, int64_t parent_e,
 			 int64_t siblings)
 {
 	uint64_t own = (uint64_t)claim(usage, setting) / PAGE_SIZE;
+	uint64_t all = ((uint64_t)siblings + PAGE_SIZE - 1) / PAGE_SIZE;
 
 	if (siblings <= parent_e)
 		return (int64_t)(own * PAGE_SIZE);
-	return (int64_t)(own * ((uint64_t)parent_e / PAGE_SIZE) /
-			 ((uint64_t)siblings / PAGE_SIZE) * PAGE_SIZE);
+	return (int64_t)(own * ((uint64_t)parent_e / PAGE_SIZE) / all *
+			 PAGE_SIZE);
 }
 
 bool memcg_protection_begin(struct mem_cgroup *root)
