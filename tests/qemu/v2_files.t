@@ -219,8 +219,12 @@ my $hog = $t->run_pid("$R/O hog 2M");
 ok($hog, 'a hog of 2M under 1M');
 ok($t->until_true(30, sub { $t->file("$R/O/cgroup.procs") eq $immune }),
    'the hog and the task with 1000 were killed, the immune one was not');
-like($t->transcript, qr/^\[pid $first killed\]$/m, 'the 1000 task killed');
-like($t->transcript, qr/^\[pid $hog killed\]$/m, 'the hog killed');
+# The shell prints a job's notice when it sees the job end, which may be
+# just after cgroup.procs has changed.
+ok($t->until_true(30, sub { $t->transcript =~ /^\[pid $first killed\]$/m }),
+   'the 1000 task killed');
+ok($t->until_true(30, sub { $t->transcript =~ /^\[pid $hog killed\]$/m }),
+   'the hog killed');
 my %ev = $t->file("$R/O/memory.events") =~ /^(\w+) (\d+)$/mg;
 is($ev{oom_kill}, 2, 'O: oom_kill 2');
 cmp_ok($ev{oom}, '>=', 2, "O: oom $ev{oom}");
